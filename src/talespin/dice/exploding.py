@@ -1,0 +1,73 @@
+"""Exploding dice, exactly, with no depth limit.
+
+An exploding die of size S shows a face; on the maximum face S another die is rolled and added, again and
+again. Its total is unbounded, but every question the rules ask is "is the total at least T?" for T up to
+some largest target C. The distribution of ``min(total, C)`` is finite, and it is exact: a total of
+``q·S + r`` (with ``1 ≤ r < S``) needs ``q`` maxima followed by the face ``r``, so
+
+    P(total = q·S + r) = (1/S)^(q+1)        and      P(total = q·S) = 0   (q ≥ 1)
+
+for every value below C; the rest of the mass, ``P(total ≥ C)``, sits on C. Sums of capped dice are
+capped again after each convolution, which is exact because faces are positive:
+``min(X + Y, C) = min(min(X, C) + min(Y, C), C)``.
+
+>>> exploding_die(6, cap=8).probability(7)
+Fraction(1, 36)
+>>> pool_total([6, 6], cap=20).p_at_least(20)
+Fraction(1, 18)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import lru_cache
+
+from .distribution import Distribution
+from .limits import check_cap, check_dice_count, check_exploding, check_faces
+
+__all__ = ["exploding_die", "exploding_mean", "pool_total"]
+
+
+@lru_cache(maxsize=4096)
+def exploding_die(size: int, cap: int) -> Distribution:
+    """The exact distribution of ``min(total, cap)`` for one exploding die of ``size`` faces."""
+    check_exploding(size)
+    check_cap(cap)
+    # Integer weights over the common denominator size^(depth+1), depth = the most maxima below cap.
+    depth = (cap - 1) // size
+    denominator = size ** (depth + 1)
+    weights = [0] * (cap + 1)
+    for value in range(1, cap):
+        q, r = divmod(value, size)
+        if r:
+            weights[value] = size ** (depth - q)
+    weights[cap] = denominator - sum(weights)
+    return Distribution(0, weights)
+
+
+def exploding_mean(size: int) -> Fraction:
+    """The exact uncapped mean of one exploding die: ``(S + 1)/2 · S/(S − 1)``."""
+    check_exploding(size)
+    return Fraction(size + 1, 2) * Fraction(size, size - 1)
+
+
+def pool_total(sizes: Iterable[int], cap: int, *, explode: bool = True) -> Distribution:
+    """``min(sum, cap)`` for a pool of dice of the given sizes, exploding by default.
+
+    Equal dice are combined by repeated doubling, so a pool of many d6 costs a handful of convolutions.
+    """
+    check_cap(cap)
+    counts: dict[int, int] = {}
+    for size in sizes:
+        counts[size] = counts.get(size, 0) + 1
+    check_dice_count(sum(counts.values()))
+    total = Distribution.constant(0)
+    for size, count in sorted(counts.items()):
+        if explode:
+            one = exploding_die(size, cap)
+        else:
+            check_faces(size)
+            one = Distribution.die(size).cap(cap)
+        total = (total + one.repeat_sum(count, cap=cap)).cap(cap)
+    return total
