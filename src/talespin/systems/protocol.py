@@ -12,6 +12,7 @@ A system is a set of pure functions over frozen state:
 * ``view(state, role)`` is the JSON-ready state as a GM or a player may see it (GM-only Triggers and notes cut
   out for players), and ``redact(event)`` is an event as a player may see it (``None`` when a player must not
   learn of it at all; a blind roll keeps only the fact that a roll happened);
+* ``validate_sheet(sheet)`` checks a character or hero sheet (every broken rule at once);
 * ``actor(command)`` names the character a command acts for (``None`` for the GM's own commands), so the
   table can let a player act only for the characters it owns;
 * ``odds(state, query)`` answers "what would each choice likely cost?" before anyone clicks: for Inciting
@@ -87,6 +88,13 @@ class RuleSystem(Protocol):
 
     def actor(self, command: Command) -> str | None:
         """The character (or hero) the command acts for; ``None`` for a GM's command."""
+        ...
+
+    def validate_sheet(self, sheet: Any) -> dict[str, Any]:
+        """A character or hero sheet checked against every sheet rule at once.
+
+        Returns the contract's ``{"valid": bool, "cost": int | None, "errors": [{"rule", "path", "message"}]}``.
+        """
         ...
 
     def odds(self, state: Any, query: Mapping[str, Any]) -> dict[str, Any]:
