@@ -56,7 +56,7 @@ def test_tests_name_only_real_rules() -> None:
     assert not unknown, f"tests name rule IDs that do not exist: {', '.join(unknown)}"
 
 
-@pytest.mark.skipif(not SHARED_RULES_DIR.is_dir(), reason="the shared rules folder is not beside this checkout")
+@pytest.mark.skipif(not SHARED_RULES_DIR.is_dir(), reason="no shared rules folder beside this checkout")
 def test_the_rules_copy_is_current() -> None:
     """docs/rules/ matches the shared rules documents it was copied from."""
     for shared in sorted(SHARED_RULES_DIR.glob("*.md")):
