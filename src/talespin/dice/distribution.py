@@ -239,7 +239,7 @@ class Distribution:
             if w:
                 key = f(self._low + i)
                 mapped[key] = mapped.get(key, 0) + w
-        return Distribution.from_weights(mapped)  # type: ignore[arg-type]
+        return Distribution.from_weights(dict(mapped))
 
     # -- value semantics ----------------------------------------------------------------------
 
@@ -255,4 +255,3 @@ class Distribution:
         shown = ", ".join(f"{o}: {p}" for o, p in list(self.items())[:8])
         more = ", …" if len(self.outcomes()) > 8 else ""
         return f"Distribution({{{shown}{more}}})"
-

@@ -85,9 +85,7 @@ def roll_chain(size: int, rng: Rng, *, explodes: bool = True, zero_based: bool =
     return Chain(size, tuple(faces), explodes, zero_based)
 
 
-def roll_pool(
-    sizes: Sequence[int], rng: Rng, *, explodes: bool = True, zero_based: bool = False
-) -> PoolRoll:
+def roll_pool(sizes: Sequence[int], rng: Rng, *, explodes: bool = True, zero_based: bool = False) -> PoolRoll:
     """Roll one die of each size in ``sizes``, in order."""
     check_dice_count(len(sizes))
     return PoolRoll(tuple(roll_chain(s, rng, explodes=explodes, zero_based=zero_based) for s in sizes))
@@ -124,7 +122,9 @@ def chains_from_faces(
             if isinstance(face, bool) or not isinstance(face, int):
                 raise FacesError(f"{label}: face {face!r} is not a whole number", chain=index)
             if not low <= face <= high:
-                raise FacesError(f"{label}: face {face} is not on the die (expected {low}..{high})", chain=index)
+                raise FacesError(
+                    f"{label}: face {face} is not on the die (expected {low}..{high})", chain=index
+                )
             is_last = position == len(chain) - 1
             if explodes and not is_last and face != high:
                 raise FacesError(

@@ -22,7 +22,9 @@ class RulesError(ValueError):
 
     code = "rules_error"
 
-    def __init__(self, message: str, *, rule: str | None = None, path: str | None = None, code: str | None = None):
+    def __init__(
+        self, message: str, *, rule: str | None = None, path: str | None = None, code: str | None = None
+    ):
         super().__init__(message)
         self.message = message
         self.rule = rule

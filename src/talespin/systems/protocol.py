@@ -93,7 +93,8 @@ class RuleSystem(Protocol):
     def validate_sheet(self, sheet: Any) -> dict[str, Any]:
         """A character or hero sheet checked against every sheet rule at once.
 
-        Returns the contract's ``{"valid": bool, "cost": int | None, "errors": [{"rule", "path", "message"}]}``.
+        Returns the contract's ``{"valid": bool, "cost": int | None, "errors": [...]}``, each error
+        ``{"rule", "path", "message"}``.
         """
         ...
 
