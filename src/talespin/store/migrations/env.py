@@ -1,0 +1,13 @@
+"""Alembic's environment: migrate the connection the store hands over in ``config.attributes``."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from talespin.store.schema import metadata
+
+connection: Connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

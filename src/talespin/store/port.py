@@ -1,0 +1,147 @@
+"""The store port: what the game table needs from a durable, append-only event log.
+
+The table service speaks only to :class:`EventStore`; the SQLAlchemy adapter in :mod:`.sql` implements it for
+SQLite and PostgreSQL, and one contract test suite (``tests/store/``) runs against both. This module imports
+no database library, so the table layer stays pure of database code.
+
+A campaign's log is a sequence of events numbered 1, 2, 3, … (its *version* is the number of the last one).
+Appending names the version it expects to extend; the database's uniqueness of ``(campaign, version)``
+refuses a second writer of the same number, even from another process, and the adapter reports it as
+:class:`VersionConflict` with nothing written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "CampaignRecord",
+    "EventStore",
+    "NewEvent",
+    "PlayerRecord",
+    "StoreError",
+    "StoredEvent",
+    "UnknownCampaign",
+    "VersionConflict",
+]
+
+
+class StoreError(Exception):
+    """Root of the errors a store raises on purpose."""
+
+    code = "store_error"
+
+
+class VersionConflict(StoreError):
+    """The log has moved past the version the writer expected; nothing was written."""
+
+    code = "stale_version"
+
+    def __init__(self, campaign_id: str, expected: int) -> None:
+        super().__init__(f"campaign {campaign_id} is no longer at version {expected}")
+        self.campaign_id = campaign_id
+        self.expected = expected
+
+
+class UnknownCampaign(StoreError):
+    """No campaign has this id."""
+
+    code = "unknown_campaign"
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignRecord:
+    """A campaign's fixed facts: who may run it is known only by the SHA-256 of its tokens."""
+
+    id: str
+    name: str
+    system: str
+    variant: Mapping[str, Any]
+    gm_token_hash: str
+    invite_token_hash: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player who joined a campaign by its invite."""
+
+    id: str
+    campaign_id: str
+    name: str
+    token_hash: str
+    joined_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event about to be appended; the store numbers it.
+
+    ``visibility`` is ``"public"``, ``"gm"`` (the GM only) or ``"server"`` (no viewer at all: a scene's seed
+    before it is revealed).
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    visibility: str = "public"
+    actor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as recorded: its campaign, its version (1-based, gap-free) and when it was written."""
+
+    campaign_id: str
+    version: int
+    type: str
+    data: Mapping[str, Any]
+    visibility: str
+    actor: str | None
+    at: str
+
+
+class EventStore(Protocol):
+    """A durable home for campaigns, their players and their append-only event logs."""
+
+    def create_campaign(
+        self, campaign: CampaignRecord, events: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        """Record a new campaign and its first events (versions 1..n) in one transaction."""
+        ...
+
+    def add_player(
+        self, player: PlayerRecord, expected_version: int, events: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        """Record a player and append ``events`` after ``expected_version``, all or nothing."""
+        ...
+
+    def append(
+        self, campaign_id: str, expected_version: int, events: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        """Append ``events`` as versions ``expected_version + 1 …``; VersionConflict when that is taken.
+
+        Returns the events as stored. When it returns, they are durable.
+        """
+        ...
+
+    def campaign(self, campaign_id: str) -> CampaignRecord:
+        """The campaign with this id; UnknownCampaign when there is none."""
+        ...
+
+    def campaign_ids(self) -> list[str]:
+        """Every campaign's id, oldest first."""
+        ...
+
+    def players(self, campaign_id: str) -> list[PlayerRecord]:
+        """The players of a campaign, in the order they joined."""
+        ...
+
+    def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
+        """The events of a campaign with a version greater than ``after``, in order."""
+        ...
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        ...

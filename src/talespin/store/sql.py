@@ -1,0 +1,220 @@
+"""The SQLAlchemy adapter of the store port, for SQLite (the default) and PostgreSQL (psycopg 3).
+
+SQLite runs in WAL mode with ``synchronous=FULL``, so an acknowledged append survives a crash of the process
+or the machine, and every write transaction starts with ``BEGIN IMMEDIATE`` so concurrent writers queue for
+the lock instead of failing half-way. Both databases enforce the primary key ``(campaign_id, version)``:
+a second writer of the same version gets :class:`~.port.VersionConflict` and nothing is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, insert, select, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from .migrate import upgrade
+from .port import CampaignRecord, NewEvent, PlayerRecord, StoredEvent, UnknownCampaign, VersionConflict
+from .schema import campaigns, events, players
+
+__all__ = ["SqlStore", "engine_url"]
+
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def engine_url(url: str) -> str:
+    """The SQLAlchemy URL for a user's URL: a bare path means SQLite, ``postgresql://`` means psycopg 3."""
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # let SQLAlchemy's "begin" hook below issue BEGIN
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+class SqlStore:
+    """An :class:`~.port.EventStore` on any SQLAlchemy URL (SQLite file or PostgreSQL)."""
+
+    def __init__(self, url: str, *, schema: str | None = None) -> None:
+        full_url = engine_url(url)
+        self.url = full_url
+        self.schema = schema
+        if full_url.startswith("sqlite"):
+            self.engine = _sqlite_engine(full_url)
+        else:
+            connect_args: dict[str, Any] = {}
+            if schema is not None:
+                if not _SCHEMA_NAME.match(schema):
+                    raise ValueError(f"schema must be lower-case letters, digits and _, got {schema!r}")
+                connect_args["options"] = f"-csearch_path={schema}"
+            self.engine = create_engine(full_url, connect_args=connect_args, pool_size=10, max_overflow=20)
+            if schema is not None:
+                with self.engine.begin() as connection:
+                    connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+        with self.engine.begin() as connection:
+            upgrade(connection)
+
+    @contextmanager
+    def _writing(self, campaign_id: str, expected_version: int) -> Iterator[Connection]:
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError as error:
+            raise VersionConflict(campaign_id, expected_version) from error
+
+    def create_campaign(
+        self, campaign: CampaignRecord, new: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        """Record a new campaign and its first events (versions 1..n) in one transaction."""
+        with self._writing(campaign.id, 0) as connection:
+            connection.execute(
+                insert(campaigns).values(
+                    id=campaign.id,
+                    name=campaign.name,
+                    system=campaign.system,
+                    variant=dict(campaign.variant),
+                    gm_token_hash=campaign.gm_token_hash,
+                    invite_token_hash=campaign.invite_token_hash,
+                    created_at=campaign.created_at,
+                )
+            )
+            return self._insert_events(connection, campaign.id, 0, new, at)
+
+    def add_player(
+        self, player: PlayerRecord, expected_version: int, new: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        """Record a player and append ``new`` after ``expected_version``, all or nothing."""
+        with self._writing(player.campaign_id, expected_version) as connection:
+            self._check_campaign(connection, player.campaign_id)
+            connection.execute(
+                insert(players).values(
+                    id=player.id,
+                    campaign_id=player.campaign_id,
+                    name=player.name,
+                    token_hash=player.token_hash,
+                    joined_at=player.joined_at,
+                )
+            )
+            return self._insert_events(connection, player.campaign_id, expected_version, new, at)
+
+    def append(
+        self, campaign_id: str, expected_version: int, new: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        """Append ``new`` as versions ``expected_version + 1 …``; VersionConflict when one is taken."""
+        with self._writing(campaign_id, expected_version) as connection:
+            self._check_campaign(connection, campaign_id)
+            return self._insert_events(connection, campaign_id, expected_version, new, at)
+
+    def _check_campaign(self, connection: Connection, campaign_id: str) -> None:
+        found = connection.execute(select(campaigns.c.id).where(campaigns.c.id == campaign_id)).first()
+        if found is None:
+            raise UnknownCampaign(f"no campaign has id {campaign_id!r}")
+
+    def _insert_events(
+        self, connection: Connection, campaign_id: str, after: int, new: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
+        if not new:
+            return []
+        stored = [
+            StoredEvent(campaign_id, after + i, e.type, dict(e.data), e.visibility, e.actor, at)
+            for i, e in enumerate(new, start=1)
+        ]
+        connection.execute(
+            insert(events),
+            [
+                {
+                    "campaign_id": s.campaign_id,
+                    "version": s.version,
+                    "type": s.type,
+                    "data": s.data,
+                    "visibility": s.visibility,
+                    "actor": s.actor,
+                    "at": s.at,
+                }
+                for s in stored
+            ],
+        )
+        return stored
+
+    def campaign(self, campaign_id: str) -> CampaignRecord:
+        """The campaign with this id; UnknownCampaign when there is none."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(campaigns).where(campaigns.c.id == campaign_id)).first()
+        if row is None:
+            raise UnknownCampaign(f"no campaign has id {campaign_id!r}")
+        return CampaignRecord(
+            row.id,
+            row.name,
+            row.system,
+            dict(row.variant),
+            row.gm_token_hash,
+            row.invite_token_hash,
+            row.created_at,
+        )
+
+    def campaign_ids(self) -> list[str]:
+        """Every campaign's id, oldest first."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(campaigns.c.id).order_by(campaigns.c.created_at, campaigns.c.id))
+            return [row.id for row in rows]
+
+    def players(self, campaign_id: str) -> list[PlayerRecord]:
+        """The players of a campaign, in the order they joined."""
+        query = (
+            select(players)
+            .where(players.c.campaign_id == campaign_id)
+            .order_by(players.c.joined_at, players.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [
+                PlayerRecord(row.id, row.campaign_id, row.name, row.token_hash, row.joined_at)
+                for row in connection.execute(query)
+            ]
+
+    def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
+        """The events of a campaign with a version greater than ``after``, in order."""
+        query = (
+            select(events)
+            .where(events.c.campaign_id == campaign_id, events.c.version > after)
+            .order_by(events.c.version)
+        )
+        with self.engine.connect() as connection:
+            return [
+                StoredEvent(
+                    row.campaign_id, row.version, row.type, dict(row.data), row.visibility, row.actor, row.at
+                )
+                for row in connection.execute(query)
+            ]
+
+    def drop_schema(self) -> None:
+        """Drop this store's PostgreSQL schema and everything in it (tests clean up with it)."""
+        if self.schema is not None and not self.url.startswith("sqlite"):
+            with self.engine.begin() as connection:
+                connection.execute(text(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE'))
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        self.engine.dispose()

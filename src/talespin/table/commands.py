@@ -1,0 +1,174 @@
+"""Deciding a command at the table: who may send it, what the table handles itself, what the system decides.
+
+Every command becomes one *entry* in the log: ``CommandIssued`` first (the command, who sent it, which dice
+it used), then the events it caused. The table handles its own vocabulary:
+
+* ``{"do": "undo"}`` (GM only) undoes the latest command entry not yet undone and not itself an undo;
+  sending it again walks further back. The entry stays in the log, marked by ``EntryUndone``.
+* ``{"do": "note", "text": "...", "visibility": "public" | "gm"}`` a table-level note (GM-only notes from
+  the GM only).
+* ``{"do": "reveal_seed"}`` (GM only) reveals the open seed and commits a fresh one; so do ``start_scene``
+  and ``end_scene`` (see below), so every server roll can be verified once its scene is over.
+
+Everything else goes to the rule system: ``actor(command)`` names the character it acts for; a player may
+act only for characters it owns, the GM for anyone; a command with no actor is the GM's, except
+``add_character``, by which anyone brings in a character (and owns it). A command carrying
+``"visibility": "gm"`` anywhere (a blind roll, a GM-only Trigger) is the GM's too.
+
+``start_scene`` draws a new seed before the system sees the command; ``end_scene`` reveals it after. For a
+system without scenes in its rules (:data:`TABLE_SCENES`), the table handles both itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from ..store.port import NewEvent
+from ..systems import IllegalCommand, MalformedCommand
+from .auth import Viewer
+from .errors import Forbidden
+from .fairness import HmacRng, commitment
+from .ledger import Ledger, is_secret
+
+__all__ = [
+    "ADD_CHARACTER",
+    "MAX_NOTE",
+    "TABLE_COMMANDS",
+    "TABLE_SCENES",
+    "decide",
+    "first_events",
+    "rotate_seed",
+]
+
+TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed"})
+"""Commands the table handles itself, for every system."""
+TABLE_SCENES: Final = frozenset({"ascend"})
+"""Systems whose rules have no scenes: the table handles ``start_scene``/``end_scene`` for them."""
+ADD_CHARACTER: Final = frozenset({"add_character", "add_hero"})
+"""The commands by which a character enters the campaign."""
+MAX_NOTE: Final = 4000
+"""The longest note, in characters."""
+
+SeedSource = Callable[[], bytes]
+
+
+def first_events(name: str, system: str, variant: Mapping[str, Any], seed: bytes) -> list[NewEvent]:
+    """The events that open a campaign's log: its creation and its first seed commitment."""
+    return [
+        NewEvent("CampaignCreated", {"name": name, "system": system, "variant": dict(variant)}),
+        *_commit(1, seed),
+    ]
+
+
+def _commit(number: int, seed: bytes) -> list[NewEvent]:
+    return [
+        NewEvent("SeedDrawn", {"commitment": number, "seed": seed.hex()}, "server"),
+        NewEvent("SeedCommitted", {"commitment": number, "sha256": commitment(seed)}),
+    ]
+
+
+def rotate_seed(ledger: Ledger, draw_seed: SeedSource) -> tuple[list[NewEvent], int, bytes]:
+    """Reveal the open seed (if any) and commit a fresh one: the events, its number and the seed."""
+    events: list[NewEvent] = []
+    current = ledger.open_seed()
+    if current is not None and current.seed is not None:
+        events.append(
+            NewEvent(
+                "SeedRevealed",
+                {"commitment": current.number, "seed": current.seed.hex(), "sha256": current.sha256},
+            )
+        )
+    number = max(ledger.seeds, default=0) + 1
+    seed = draw_seed()
+    return [*events, *_commit(number, seed)], number, seed
+
+
+def _issued(
+    command: Mapping[str, Any], viewer: Viewer, handled_by: str, actor: str | None, **extra: Any
+) -> NewEvent:
+    data = {"command": dict(command), "by": viewer.label, "handled_by": handled_by, **extra}
+    return NewEvent("CommandIssued", data, "gm" if is_secret(command) else "public", actor)
+
+
+def _require_gm(viewer: Viewer, what: str) -> None:
+    if not viewer.is_gm:
+        raise Forbidden(f"only the GM may {what}")
+
+
+def decide(ledger: Ledger, viewer: Viewer, command: Any, draw_seed: SeedSource) -> list[NewEvent]:
+    """The events one command causes at this table, or an error with nothing changed."""
+    if not isinstance(command, Mapping) or not isinstance(command.get("do"), str):
+        raise MalformedCommand(
+            'a command is an object with a "do" naming it, e.g. {"do": "note", "text": "…"}'
+        )
+    do = command["do"]
+    if is_secret(command):
+        _require_gm(viewer, 'send anything with "visibility": "gm" (blind rolls, GM-only Triggers and notes)')
+    if do in TABLE_COMMANDS or (do in {"start_scene", "end_scene"} and ledger.system_name in TABLE_SCENES):
+        return _decide_table(ledger, viewer, command, draw_seed)
+    return _decide_system(ledger, viewer, command, draw_seed)
+
+
+def _decide_table(
+    ledger: Ledger, viewer: Viewer, command: Mapping[str, Any], draw_seed: SeedSource
+) -> list[NewEvent]:
+    do = command["do"]
+    if do == "note":
+        text, visibility = command.get("text"), command.get("visibility", "public")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_NOTE:
+            raise MalformedCommand(
+                f"a note needs a non-empty text of at most {MAX_NOTE} characters", path="text"
+            )
+        if visibility not in {"public", "gm"}:
+            raise MalformedCommand(
+                f"visibility must be 'public' or 'gm', got {visibility!r}", path="visibility"
+            )
+        extra = set(command) - {"do", "text", "visibility"}
+        if extra:
+            raise MalformedCommand(f"a note takes only text and visibility, not {sorted(extra)}", path="do")
+        return [
+            _issued(command, viewer, "table", None),
+            NewEvent("NoteAdded", {"text": text, "by": viewer.label}, visibility),
+        ]
+    _require_gm(viewer, f"{do.replace('_', ' ')}")
+    if do == "undo":
+        candidates = [e for e in ledger.active_entries() if e.command.get("do") != "undo"]
+        if not candidates:
+            raise IllegalCommand("there is nothing to undo", code="nothing_to_undo")
+        target = candidates[-1]
+        undone = NewEvent(
+            "EntryUndone", {"entry": target.version, "do": target.command.get("do")}, target.visibility
+        )
+        return [_issued(command, viewer, "table", None), undone]
+    rotation, _, _ = rotate_seed(ledger, draw_seed)
+    return [_issued(command, viewer, "table", None), *rotation]
+
+
+def _decide_system(
+    ledger: Ledger, viewer: Viewer, command: Mapping[str, Any], draw_seed: SeedSource
+) -> list[NewEvent]:
+    system = ledger.system
+    do = command["do"]
+    actor = system.actor(command)
+    if do not in ADD_CHARACTER:
+        if actor is None:
+            _require_gm(viewer, f"send {do!r}")
+        elif not viewer.is_gm and ledger.owners().get(actor, "") != viewer.player_id:
+            raise Forbidden(f"{actor!r} is not one of your characters", character=actor)
+    before: list[NewEvent] = []
+    seed = ledger.open_seed()
+    number, seed_bytes = (seed.number, seed.seed) if seed is not None else (0, None)
+    if do == "start_scene":
+        before, number, seed_bytes = rotate_seed(ledger, draw_seed)
+    if seed_bytes is None:
+        raise IllegalCommand("the table has no open seed commitment for server rolls", code="no_seed")
+    rng = HmacRng(seed_bytes, ledger.campaign_id, ledger.version + 1)
+    events = system.decide(ledger.state, command, rng)
+    dice = "server" if rng.used else ("physical" if "faces" in command else "none")
+    issued = _issued(command, viewer, "system", actor, dice=dice, commitment=number if rng.used else None)
+    after: list[NewEvent] = []
+    if do == "end_scene":
+        after = rotate_seed(ledger, draw_seed)[0]
+    decided = [NewEvent(e.type, dict(e.data), e.visibility, actor) for e in events]
+    return [issued, *before, *decided, *after]

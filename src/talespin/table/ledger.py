@@ -1,0 +1,215 @@
+"""The ledger: a campaign as the fold of its event log.
+
+The log holds the rule system's events and the table's own (:data:`TABLE_EVENTS`). A *command entry* starts
+with ``CommandIssued`` (the command as sent, who sent it, which dice it used) and holds every event the
+command caused. The game state is the rule system's ``evolve`` over the events of the entries not undone; undo
+(``EntryUndone``) never erases anything, it marks an entry, and the state is rebuilt from what remains. The
+seed commitments are facts about the dice, not the game: undo never touches them.
+
+The ledger is the in-memory cache the service keeps per campaign, so a command does not replay the log; it
+changes only through :meth:`Ledger.apply`, one recorded event at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..store.port import StoredEvent
+from ..systems import Event, RuleSystem, Visibility, get_system
+
+__all__ = ["TABLE_EVENTS", "Entry", "Ledger", "Note", "Seed", "is_secret", "system_event"]
+
+TABLE_EVENTS: Final = frozenset(
+    {
+        "CampaignCreated",
+        "PlayerJoined",
+        "CommandIssued",
+        "NoteAdded",
+        "EntryUndone",
+        "SeedDrawn",
+        "SeedCommitted",
+        "SeedRevealed",
+    }
+)
+"""The table's own event types; every other type belongs to the rule system."""
+
+
+def is_secret(value: Any) -> bool:
+    """Whether a command (or any part of it) carries ``"visibility": "gm"``."""
+    if isinstance(value, Mapping):
+        return value.get("visibility") == "gm" or any(is_secret(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(is_secret(v) for v in value)
+    return False
+
+
+def system_event(stored: StoredEvent) -> Event:
+    """A recorded rule-system event as the system's own :class:`~talespin.systems.Event`."""
+    visibility: Visibility = "gm" if stored.visibility == "gm" else "public"
+    return Event(stored.type, dict(stored.data), visibility)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One command and the events it caused (versions ``version .. last``)."""
+
+    version: int
+    command: Mapping[str, Any]
+    by: str
+    handled_by: str
+    visibility: str
+    last: int
+    undone: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A table-level note."""
+
+    entry: int
+    text: str
+    visibility: str
+    by: str
+
+
+@dataclass(slots=True)
+class Seed:
+    """One commitment: its hash, the seed (known to the server until revealed, to all after)."""
+
+    number: int
+    sha256: str
+    seed: bytes | None = None
+    revealed: bool = False
+
+
+@dataclass(slots=True)
+class Ledger:
+    """A campaign folded from its log: game state, entries, players, owners, notes and seeds."""
+
+    campaign_id: str
+    name: str = ""
+    system_name: str = ""
+    variant: Mapping[str, Any] = field(default_factory=dict)
+    version: int = 0
+    state: Any = None
+    log: list[StoredEvent] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    players: dict[str, str] = field(default_factory=dict)
+    seeds: dict[int, Seed] = field(default_factory=dict)
+    _entry_of: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def system(self) -> RuleSystem:
+        """The campaign's rule system."""
+        return get_system(self.system_name)
+
+    @classmethod
+    def replay(cls, campaign_id: str, log: Iterable[StoredEvent]) -> Ledger:
+        """The ledger of a whole log, folded from the first event."""
+        ledger = cls(campaign_id)
+        for stored in log:
+            ledger.apply(stored)
+        return ledger
+
+    def entry_of(self, version: int) -> int | None:
+        """The version of the command entry an event belongs to (``None`` outside any entry)."""
+        return self._entry_of.get(version)
+
+    def entry(self, version: int) -> Entry | None:
+        """The entry starting at ``version``."""
+        for entry in reversed(self.entries):
+            if entry.version == version:
+                return entry
+        return None
+
+    def active_entries(self) -> list[Entry]:
+        """The entries not undone, oldest first."""
+        return [entry for entry in self.entries if not entry.undone]
+
+    def open_seed(self) -> Seed | None:
+        """The newest commitment not yet revealed (the one server rolls use now)."""
+        open_seeds = [seed for seed in self.seeds.values() if not seed.revealed]
+        return max(open_seeds, key=lambda seed: seed.number) if open_seeds else None
+
+    def owners(self) -> dict[str, str | None]:
+        """Each character's owner (a player id, or ``None`` for the GM's), from ``add_character`` entries."""
+        owners: dict[str, str | None] = {}
+        for entry in self.active_entries():
+            sheet = entry.command.get("sheet")
+            if entry.command.get("do") in {"add_character", "add_hero"} and isinstance(sheet, Mapping):
+                owners[str(sheet.get("name"))] = None if entry.by == "gm" else entry.by
+        return owners
+
+    def notes(self) -> list[Note]:
+        """The notes of entries not undone, oldest first."""
+        undone = {entry.version for entry in self.entries if entry.undone}
+        return [
+            Note(entry, str(e.data.get("text", "")), e.visibility, str(e.data.get("by", "")))
+            for e in self.log
+            if e.type == "NoteAdded" and (entry := self._entry_of.get(e.version, 0)) not in undone
+        ]
+
+    def apply(self, stored: StoredEvent) -> None:
+        """Fold one recorded event into the ledger."""
+        if stored.version <= self.version:
+            raise ValueError(f"event {stored.version} does not follow version {self.version}")
+        self.log.append(stored)
+        self.version = stored.version
+        data = stored.data
+        kind = stored.type
+        if kind == "CampaignCreated":
+            self.name = str(data["name"])
+            self.system_name = str(data["system"])
+            self.variant = dict(data.get("variant") or {})
+            self.state = self.system.new_state({"variant": self.variant})
+        elif kind == "PlayerJoined":
+            self.players[str(data["player_id"])] = str(data["name"])
+        elif kind == "CommandIssued":
+            self.entries.append(
+                Entry(
+                    stored.version,
+                    dict(data["command"]),
+                    str(data["by"]),
+                    str(data.get("handled_by", "system")),
+                    stored.visibility,
+                    stored.version,
+                )
+            )
+        elif kind == "SeedDrawn":
+            self._seed(data).seed = bytes.fromhex(str(data["seed"]))
+        elif kind == "SeedCommitted":
+            self._seed(data).sha256 = str(data["sha256"])
+        elif kind == "SeedRevealed":
+            seed = self._seed(data)
+            seed.seed, seed.revealed = bytes.fromhex(str(data["seed"])), True
+        elif kind == "EntryUndone":
+            target = self.entry(int(data["entry"]))
+            if target is not None:
+                target.undone = True
+                self._rebuild_state()
+        elif kind not in TABLE_EVENTS:
+            self.state = self.system.evolve(self.state, system_event(stored))
+        self._attach(stored)
+
+    def _attach(self, stored: StoredEvent) -> None:
+        if stored.type in {"CampaignCreated", "PlayerJoined"} or not self.entries:
+            return
+        current = self.entries[-1]
+        if stored.type != "CommandIssued" or current.version == stored.version:
+            current.last = stored.version
+            self._entry_of[stored.version] = current.version
+
+    def _seed(self, data: Mapping[str, Any]) -> Seed:
+        number = int(data["commitment"])
+        return self.seeds.setdefault(number, Seed(number, str(data.get("sha256", ""))))
+
+    def _rebuild_state(self) -> None:
+        state = self.system.new_state({"variant": self.variant})
+        undone = {entry.version for entry in self.entries if entry.undone}
+        for stored in self.log:
+            if stored.type in TABLE_EVENTS or self._entry_of.get(stored.version) in undone:
+                continue
+            state = self.system.evolve(state, system_event(stored))
+        self.state = state

@@ -1,0 +1,255 @@
+"""The table service: campaigns, people and commands over a store, with an in-memory ledger per campaign.
+
+It is the one place that ties the pure table (:mod:`.commands`, :mod:`.ledger`, :mod:`.views`) to a store
+port. Each campaign's ledger is rebuilt from the log once (at start-up, or on first use) and then kept up to
+date event by event, so a command costs one decision and one append, not a replay. Commands on one campaign
+are serialised by a lock; across processes the store's unique ``(campaign, version)`` decides, and a loser
+catches up from the store before reporting the conflict.
+
+Listeners (the WebSocket hub) are told of every appended event, in order, from inside the campaign's lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ..store.port import (
+    CampaignRecord,
+    EventStore,
+    NewEvent,
+    PlayerRecord,
+    StoredEvent,
+    UnknownCampaign,
+    VersionConflict,
+)
+from ..systems import MalformedCommand, get_system
+from .auth import Viewer, hash_token, new_id, new_token, token_matches
+from .commands import decide, first_events
+from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
+from .fairness import draw_seed
+from .ledger import Ledger
+from .views import state_json, visible_events
+
+__all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
+
+Listener = Callable[[str, list[StoredEvent]], None]
+"""Called with a campaign id and the events just appended to it."""
+
+MAX_NAME = 200
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedCampaign:
+    """A new campaign and the two secrets handed out once."""
+
+    id: str
+    gm_token: str
+    invite_token: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A player who joined, with its token (handed out once)."""
+
+    player_id: str
+    player_token: str
+    version: int
+
+
+@dataclass(slots=True)
+class _Campaign:
+    record: CampaignRecord
+    ledger: Ledger
+    players: dict[str, PlayerRecord]
+    lock: threading.Lock
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+        raise MalformedCommand(
+            f"{what} must be a non-empty string of at most {MAX_NAME} characters", path=what
+        )
+    return value.strip()
+
+
+class TableService:
+    """Campaigns, joins, commands and per-viewer reads over an :class:`~talespin.store.EventStore`."""
+
+    def __init__(self, store: EventStore, *, seeds: Callable[[], bytes] = draw_seed) -> None:
+        self.store = store
+        self._seeds = seeds
+        self._campaigns: dict[str, _Campaign] = {}
+        self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
+
+    def load_all(self) -> int:
+        """Rebuild every campaign's ledger from the store (at start-up); returns how many."""
+        ids = self.store.campaign_ids()
+        for campaign_id in ids:
+            self._campaign(campaign_id)
+        return len(ids)
+
+    def listen(self, listener: Listener) -> None:
+        """Tell ``listener`` of every event appended from now on."""
+        self._listeners.append(listener)
+
+    def _campaign(self, campaign_id: str) -> _Campaign:
+        with self._lock:
+            found = self._campaigns.get(campaign_id)
+            if found is not None:
+                return found
+            try:
+                record = self.store.campaign(campaign_id)
+            except UnknownCampaign:
+                raise CampaignNotFound(f"no campaign has id {campaign_id!r}") from None
+            ledger = Ledger.replay(campaign_id, self.store.events(campaign_id))
+            players = {p.id: p for p in self.store.players(campaign_id)}
+            found = _Campaign(record, ledger, players, threading.Lock())
+            self._campaigns[campaign_id] = found
+            return found
+
+    def _catch_up(self, campaign: _Campaign) -> None:
+        for stored in self.store.events(campaign.record.id, after=campaign.ledger.version):
+            campaign.ledger.apply(stored)
+        campaign.players = {p.id: p for p in self.store.players(campaign.record.id)}
+
+    def _publish(self, campaign_id: str, stored: list[StoredEvent]) -> None:
+        for listener in self._listeners:
+            listener(campaign_id, stored)
+
+    def create_campaign(self, name: Any, system: Any, variant: Any = None) -> CreatedCampaign:
+        """A new campaign of ``system`` (a name or alias); the GM and invite tokens are returned once."""
+        name = _name(name, "name")
+        if not isinstance(system, str):
+            raise MalformedCommand("system must be a string such as 'ii' or 'ascend'", path="system")
+        canonical = get_system(system).name
+        variant = {} if variant is None else variant
+        if not isinstance(variant, Mapping):
+            raise MalformedCommand("variant must be an object of rules-data overrides", path="variant")
+        get_system(canonical).new_state({"variant": dict(variant)})  # refuses a bad variant before storing
+        gm_token, invite_token, at = new_token(), new_token(), _now()
+        record = CampaignRecord(
+            new_id(), name, canonical, dict(variant), hash_token(gm_token), hash_token(invite_token), at
+        )
+        stored = self.store.create_campaign(record, first_events(name, canonical, variant, self._seeds()), at)
+        return CreatedCampaign(record.id, gm_token, invite_token, stored[-1].version)
+
+    def join(self, campaign_id: str, invite_token: Any, name: Any) -> Joined:
+        """A player joins by the campaign's invite token."""
+        campaign = self._campaign(campaign_id)
+        if not isinstance(invite_token, str) or not token_matches(
+            invite_token, campaign.record.invite_token_hash
+        ):
+            raise Unauthorized("the invite token does not match this campaign")
+        name = _name(name, "name")
+        token, at = new_token(), _now()
+        player = PlayerRecord(new_id(), campaign_id, name, hash_token(token), at)
+        new = [NewEvent("PlayerJoined", {"player_id": player.id, "name": player.name})]
+        with campaign.lock:
+            for _ in range(5):
+                try:
+                    stored = self.store.add_player(player, campaign.ledger.version, new, at)
+                    break
+                except VersionConflict:
+                    self._catch_up(campaign)
+            else:
+                raise StaleVersion("the campaign kept changing; try joining again")
+            campaign.players[player.id] = player
+            self._apply(campaign, stored)
+        return Joined(player.id, token, stored[-1].version)
+
+    def viewer(self, campaign_id: str, token: str | None) -> Viewer:
+        """Who holds ``token`` in this campaign: the GM or one of its players."""
+        campaign = self._campaign(campaign_id)
+        if not token:
+            raise Unauthorized("a token is needed: send 'Authorization: Bearer <token>'")
+        if token_matches(token, campaign.record.gm_token_hash):
+            return Viewer("gm")
+        for _ in range(2):
+            for player in list(campaign.players.values()):
+                if token_matches(token, player.token_hash):
+                    return Viewer("player", player.id, player.name)
+            with campaign.lock:
+                self._catch_up(campaign)  # a player may have joined through another process
+        raise Unauthorized("this token is not known to the campaign")
+
+    def command(
+        self, campaign_id: str, viewer: Viewer, command: Any, expected_version: Any
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """Apply one command expected to follow ``expected_version``: the new version and the events."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise MalformedCommand(
+                "expected_version must be the whole-number version the command follows",
+                path="expected_version",
+            )
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            ledger = campaign.ledger
+            if expected_version != ledger.version:
+                raise StaleVersion(
+                    f"the campaign is at version {ledger.version}, not {expected_version}",
+                    version=ledger.version,
+                )
+            new = decide(ledger, viewer, command, self._seeds)
+            try:
+                stored = self.store.append(campaign_id, expected_version, new, _now())
+            except VersionConflict:
+                self._catch_up(campaign)
+                raise StaleVersion(
+                    f"the campaign is at version {ledger.version}, not {expected_version}",
+                    version=ledger.version,
+                ) from None
+            self._apply(campaign, stored)
+            return ledger.version, visible_events(ledger, viewer, stored)
+
+    def _apply(self, campaign: _Campaign, stored: list[StoredEvent]) -> None:
+        for event in stored:
+            campaign.ledger.apply(event)
+        self._publish(campaign.record.id, stored)
+
+    def state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:
+        """The campaign as ``viewer`` may see it, with its version."""
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            return state_json(campaign.ledger, viewer)
+
+    def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
+        """The events after version ``after`` that ``viewer`` may see."""
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            ledger = campaign.ledger
+            return visible_events(ledger, viewer, ledger.log[max(after, 0) :])
+
+    def visible(self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]) -> list[dict[str, Any]]:
+        """Freshly appended events as ``viewer`` may see them (for live updates)."""
+        return visible_events(self._campaign(campaign_id).ledger, viewer, stored)
+
+    def ledger(self, campaign_id: str) -> Ledger:
+        """The campaign's ledger (read it under :meth:`locked`)."""
+        return self._campaign(campaign_id).ledger
+
+    def locked(self, campaign_id: str) -> threading.Lock:
+        """The lock serialising a campaign's commands."""
+        return self._campaign(campaign_id).lock
+
+    def odds(self, campaign_id: str, viewer: Viewer, query: Any) -> dict[str, Any]:
+        """The system's odds for a query against the current state."""
+        if not isinstance(query, Mapping):
+            raise MalformedCommand('an odds query is a JSON object, e.g. {"character": "Ada"}')
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            return campaign.ledger.system.odds(campaign.ledger.state, query)
+
+    def require_gm(self, viewer: Viewer, what: str) -> None:
+        """Refuse a player with 403."""
+        if not viewer.is_gm:
+            raise Forbidden(f"only the GM may {what}")

@@ -1,0 +1,88 @@
+"""What each viewer may see, cut out on the server.
+
+The GM sees every event but the server's own (``"server"``: a seed before its reveal). A player sees public
+events only: a rule-system event passes through the system's ``redact`` (a blind roll becomes the bare fact
+that a roll happened) and anything still not public is dropped, so a GM-only Trigger, note or blind roll
+never reaches a player in any form. The state comes from the system's ``view(state, role)``, wrapped with
+the table's own facts (players, owners, notes, seeds, what undo would undo).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..store.port import StoredEvent
+from ..systems import Role
+from .auth import Viewer
+from .ledger import TABLE_EVENTS, Ledger, system_event
+
+__all__ = ["event_json", "state_json", "visible_events"]
+
+
+def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str, Any] | None:
+    """One recorded event as ``viewer`` may see it, or ``None`` when it must not see it at all."""
+    if stored.visibility == "server":
+        return None
+    kind, data, visibility = stored.type, dict(stored.data), stored.visibility
+    if not viewer.is_gm:
+        if kind in TABLE_EVENTS:
+            if visibility != "public":
+                return None
+        else:
+            redacted = ledger.system.redact(system_event(stored))
+            if redacted is None or redacted.visibility != "public":
+                return None
+            kind, data, visibility = redacted.type, dict(redacted.data), redacted.visibility
+    return {
+        "version": stored.version,
+        "type": kind,
+        "data": data,
+        "visibility": visibility,
+        "actor": stored.actor,
+        "at": stored.at,
+        "entry": ledger.entry_of(stored.version),
+    }
+
+
+def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]) -> list[dict[str, Any]]:
+    """The events ``viewer`` may see, in order."""
+    shown = (event_json(ledger, viewer, stored) for stored in events)
+    return [event for event in shown if event is not None]
+
+
+def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
+    """The campaign as ``viewer`` may see it, with its ``version``."""
+    role: Role = "gm" if viewer.is_gm else "player"
+    undoable = [e for e in ledger.active_entries() if e.command.get("do") != "undo"]
+    return {
+        "id": ledger.campaign_id,
+        "name": ledger.name,
+        "system": ledger.system_name,
+        "variant": dict(ledger.variant),
+        "version": ledger.version,
+        "role": role,
+        "player_id": viewer.player_id,
+        "players": [{"id": pid, "name": name} for pid, name in ledger.players.items()],
+        "owners": ledger.owners(),
+        "state": ledger.system.view(ledger.state, role),
+        "notes": [
+            {"entry": n.entry, "text": n.text, "visibility": n.visibility, "by": n.by}
+            for n in ledger.notes()
+            if viewer.is_gm or n.visibility == "public"
+        ],
+        "seeds": [
+            {
+                "commitment": s.number,
+                "sha256": s.sha256,
+                "revealed": s.revealed,
+                "seed": s.seed.hex() if s.revealed and s.seed is not None else None,
+            }
+            for s in sorted(ledger.seeds.values(), key=lambda s: s.number)
+        ],
+        "undoable": (
+            undoable[-1].version
+            if undoable and (viewer.is_gm or undoable[-1].visibility == "public")
+            else None
+        ),
+    }
