@@ -1,0 +1,153 @@
+// The actions an Inciting Incident character may take now, each with its odds and expected Crisis shown
+// before anyone clicks (from the odds endpoint), a distribution chart for the chosen roll, and an entry
+// field for physical dice.
+
+import { distributionChart } from "./chart.js";
+import { fill, h, num, parseFaces, pct } from "./ui.js";
+
+const SITUATION_WORDS = {
+  simple_obstacle: "Simple Obstacle",
+  regular_action: "Regular Action",
+  decisive_action: "Decisive Action",
+  regular_attack: "Regular Attack",
+  decisive_attack: "Decisive Attack",
+  ability_roll: "Ability Roll",
+};
+
+/** "Auto: +4 Crisis" or "87% success · +2.4 Crisis expected". */
+export function oddsText(choice) {
+  const crisis = choice.expected_crisis;
+  const crisisText = crisis === undefined || crisis === null ? "" : `+${num(crisis)} Crisis${choice.choice === "auto" ? "" : " expected"}`;
+  if (choice.choice === "auto") return crisisText || "no roll";
+  const parts = [`${pct(choice.p_success)} success`];
+  if (crisisText) parts.push(crisisText);
+  if (choice.expected_obstruction_reduction !== undefined) parts.push(`−${num(choice.expected_obstruction_reduction)} Obstruction expected`);
+  return parts.join(" · ");
+}
+
+function diceText(choice) {
+  if (choice.choice === "auto") return null;
+  const dice = [`${choice.d6 ?? "?"}d6`, ...(choice.talent_dice || [])].join(" + ");
+  return `${dice}${choice.against ? ` vs ${choice.against}` : ""}`;
+}
+
+/**
+ * mountActions(root, ctx): ctx = {table, view, role, actors: [names], send(command), say(msg, kind)}.
+ * Returns {refresh(view)}.
+ */
+export function mountActions(root, ctx) {
+  let chosen = null;
+  let lastOdds = null;
+  let seq = 0;
+  const actorSel = h("select", { id: "actor", "aria-label": "Acting character" });
+  const adv = h("input", { id: "advantage", type: "number", min: 0, value: "0", inputmode: "numeric" });
+  const dis = h("input", { id: "disadvantage", type: "number", min: 0, value: "0", inputmode: "numeric" });
+  const faces = h("input", { id: "faces", placeholder: "e.g. 6,2; 3; 4; 5; 1; 8,1", autocomplete: "off" });
+  const blind = h("input", { id: "blind", type: "checkbox" });
+  const list = h("div.actions", { id: "choices", "aria-live": "polite" });
+  const chart = h("div", { id: "chart" });
+  const heading = h("h2", "Actions");
+  const controls = h("div.row",
+    h("label", "Character", actorSel),
+    h("label", "Advantage", adv),
+    h("label", "Disadvantage", dis));
+  const physical = h("details", h("summary", "Physical dice"),
+    h("label", "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”", faces));
+  const blindRow = h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll (players see only that a roll happened)");
+  fill(root, heading, controls, list, chart, physical, blindRow);
+
+  actorSel.addEventListener("change", load);
+  adv.addEventListener("change", load);
+  dis.addEventListener("change", load);
+
+  async function load() {
+    const character = actorSel.value;
+    if (!character) {
+      fill(list, h("p.muted", ctx.role === "gm" ? "Add a character to act." : "Add a character to act: it appears here."));
+      fill(chart);
+      return;
+    }
+    const mine = ++seq;
+    const query = { character };
+    if (Number(adv.value) > 0) query.advantage = Number(adv.value);
+    if (Number(dis.value) > 0) query.disadvantage = Number(dis.value);
+    try {
+      const odds = await ctx.table.odds(query);
+      if (mine !== seq) return;
+      lastOdds = odds;
+      show(odds);
+    } catch (err) {
+      if (mine !== seq) return;
+      lastOdds = null;
+      fill(list, h("p.muted", { id: "no-actions" }, err.status === 422 || err.status === 409 ? `Nothing to roll for now: ${err.message}` : `Odds unavailable: ${err.message}`));
+      fill(chart);
+    }
+  }
+
+  function show(odds) {
+    const situation = odds.situation;
+    heading.textContent = situation ? `Actions — ${SITUATION_WORDS[situation] || situation}` : "Actions";
+    const choices = odds.choices || [];
+    if (!choices.length) {
+      fill(list, h("p.muted", { id: "no-actions" }, "Nothing to roll for right now."));
+      fill(chart);
+      return;
+    }
+    const key = (c) => `${c.choice}:${c.talent || ""}:${c.target || ""}:${c.ability || ""}`;
+    if (!chosen || !choices.some((c) => key(c) === chosen)) chosen = key(choices.find((c) => c.choice !== "auto") || choices[0]);
+    fill(list, choices.map((c) => {
+      const isChosen = key(c) === chosen;
+      return h(`div.action${isChosen ? ".chosen" : ""}`, { "data-choice": c.choice, "data-talent": c.talent || "" },
+        h("div",
+          h("div.title", c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`)),
+          h("div.odds", h("strong", oddsText(c)), diceText(c) ? ` · ${diceText(c)}` : "")),
+        h("div.action-buttons",
+          c.distribution ? h("button.ghost.small", {
+            type: "button", "aria-pressed": isChosen ? "true" : "false",
+            onclick: () => { chosen = key(c); show(odds); },
+          }, "Odds chart") : null,
+          h("button.small", { type: "button", class: "act", onclick: () => act(situation, c) },
+            c.choice === "auto" ? "Take it" : "Roll")));
+    }));
+    const pick = choices.find((c) => key(c) === chosen);
+    if (pick && pick.distribution) {
+      fill(chart, h("p.small.muted", `${pick.label || pick.talent}: chance of each total (success shaded)`),
+        distributionChart(pick.distribution, { threshold: pick.against ?? 20, capped: true, title: `Distribution of ${pick.label}` }));
+    } else {
+      fill(chart);
+    }
+  }
+
+  async function act(situation, choice) {
+    const command = choice.command ? { ...choice.command } : { do: situation, character: actorSel.value };
+    if (!choice.command) {
+      if (choice.choice === "auto") command.choice = "auto";
+      else command.talent = choice.talent;
+      for (const k of ["target", "ability"]) if (choice[k] !== undefined) command[k] = choice[k];
+    }
+    if (choice.choice !== "auto") {
+      if (Number(adv.value) > 0) command.advantage = Number(adv.value);
+      if (Number(dis.value) > 0) command.disadvantage = Number(dis.value);
+      try {
+        const f = parseFaces(faces.value, true);
+        if (f) command.faces = f;
+      } catch (err) {
+        ctx.say(`Physical dice: ${err.message}`, "error");
+        return;
+      }
+      if (blind.checked) command.visibility = "gm";
+    }
+    if (await ctx.send(command)) faces.value = "";
+  }
+
+  return {
+    refresh(view, actors) {
+      const current = actorSel.value;
+      fill(actorSel, actors.map((name) => h("option", { value: name }, name)));
+      if (actors.includes(current)) actorSel.value = current;
+      root.hidden = false;
+      load();
+    },
+    odds: () => lastOdds,
+  };
+}

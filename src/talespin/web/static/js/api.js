@@ -1,0 +1,93 @@
+// The HTTP side of the game table: one small client shared by every page.
+// The token travels in `Authorization: Bearer …`; errors come back as {"error": {"code", "message", "rule"?}}.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `request failed (${status})`);
+    this.status = status;
+    this.code = err.code || String(status);
+    this.rule = err.rule || null;
+    this.body = body;
+  }
+}
+
+export async function request(method, path, { token = null, body = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { error: { code: "not_json", message: text.slice(0, 200) } };
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+/** A client bound to one campaign and one token. */
+export class Table {
+  constructor(campaignId, token) {
+    this.id = campaignId;
+    this.token = token;
+    this.base = `/api/campaigns/${encodeURIComponent(campaignId)}`;
+  }
+  state() { return request("GET", `${this.base}/state`, { token: this.token }); }
+  events(after = 0) { return request("GET", `${this.base}/events?after=${after}`, { token: this.token }); }
+  odds(query) { return request("POST", `${this.base}/odds`, { token: this.token, body: query }); }
+  command(command, expectedVersion) {
+    return request("POST", `${this.base}/commands`, {
+      token: this.token,
+      body: { command, expected_version: expectedVersion },
+    });
+  }
+  exportUrl(format) { return `${this.base}/export?format=${format}`; }
+  async exportText(format) {
+    const response = await fetch(this.exportUrl(format), { headers: { Authorization: `Bearer ${this.token}` } });
+    if (!response.ok) throw new ApiError(response.status, null);
+    return response.text();
+  }
+  socketUrl(after) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const q = new URLSearchParams({ token: this.token, after: String(after) });
+    return `${scheme}://${location.host}${this.base}/ws?${q}`;
+  }
+}
+
+export function createCampaign(name, system, variant) {
+  const body = { name, system };
+  if (variant && Object.keys(variant).length) body.variant = variant;
+  return request("POST", "/api/campaigns", { body });
+}
+
+export function joinCampaign(campaignId, inviteToken, name) {
+  return request("POST", `/api/campaigns/${encodeURIComponent(campaignId)}/join`, {
+    body: { invite_token: inviteToken, name },
+  });
+}
+
+export function validateSheet(system, sheet) {
+  return request("POST", `/api/systems/${encodeURIComponent(system)}/validate`, { body: { sheet } });
+}
+
+/** The `#campaign=…&token=…` part of a link, as an object. */
+export function hashParams() {
+  return Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, "")));
+}
+
+/** The canonical system name for any of its aliases. */
+export function canonicalSystem(name) {
+  const key = String(name || "").toLowerCase();
+  if (["ii", "inciting-incident", "inciting_incident"].includes(key)) return "inciting-incident";
+  if (["ascend", "cn-ascend"].includes(key)) return "ascend";
+  return key;
+}
+
+export const SYSTEM_LABELS = { "inciting-incident": "Inciting Incident", ascend: "Ascend" };

@@ -1,0 +1,144 @@
+// The GM's controls: scenes with their difficulty and Triggers (public or GM-only), obstacles, Crisis and
+// Rising Tension by hand, conflicts, notes, adding characters, and undo. Each control sends one command of
+// the table's `do:` vocabulary.
+
+import { parseLoose } from "./sheetio.js";
+import { fill, h } from "./ui.js";
+
+const int = (el) => Number(el.value);
+
+function triggerRow(rows) {
+  const row = h("div.sheet-row.trigger-row",
+    h("label", "At Crisis", h("input", { type: "number", min: 0, value: "10", class: "t-at" })),
+    h("label", "Every (0 = once)", h("input", { type: "number", min: 0, value: "0", class: "t-every" })),
+    h("label.wide", "What happens", h("input", { class: "t-text", placeholder: "A patrol arrives" })),
+    h("label.check", h("input", { type: "checkbox", class: "t-gm" }), "GM only until it fires"),
+    h("button.ghost.small", { type: "button", onclick: () => row.remove() }, "Remove"));
+  rows.append(row);
+  return row;
+}
+
+function readTriggers(rows) {
+  return [...rows.querySelectorAll(".trigger-row")].map((r) => {
+    const t = { at: int(r.querySelector(".t-at")), text: r.querySelector(".t-text").value.trim() };
+    const every = int(r.querySelector(".t-every"));
+    if (every > 0) t.every = every;
+    if (r.querySelector(".t-gm").checked) t.visibility = "gm";
+    return t;
+  }).filter((t) => t.text);
+}
+
+const group = (title, ...children) => h("fieldset", h("legend", title), ...children);
+
+/** mountGm(root, ctx): ctx = {system, send, say}. Returns {refresh(view)}. */
+export function mountGm(root, ctx) {
+  const ii = ctx.system !== "ascend";
+  const send = ctx.send;
+  const charSel = h("select", { id: "gm-simple-to" });
+
+  // Scene.
+  const kind = h("select", { id: "scene-kind" }, ["action", "conflict", "cooperative"].map((k) => h("option", { value: k }, k)));
+  const difficulty = h("input", { id: "scene-difficulty", type: "number", min: 1, max: 9, value: "5" });
+  const location = h("input", { id: "scene-location", placeholder: "The hangar" });
+  const triggerRows = h("div.rows", { id: "scene-triggers" });
+  const startScene = () => {
+    const command = { do: "start_scene" };
+    if (ii) {
+      Object.assign(command, { kind: kind.value, difficulty: int(difficulty), triggers: readTriggers(triggerRows) });
+      if (location.value.trim()) command.location = location.value.trim();
+    }
+    return send(command);
+  };
+  const sceneBox = group("Scene",
+    ii ? h("div.row", h("label", "Kind", kind), h("label", "Difficulty (d6)", difficulty), h("label", "Location", location)) : null,
+    ii ? h("div", h("h3", "Triggers"), triggerRows,
+      h("button.secondary.small", { type: "button", id: "add-trigger-row", onclick: () => triggerRow(triggerRows) }, "Add a Trigger")) : null,
+    h("div.row",
+      h("button.gm", { type: "button", id: "start-scene", onclick: startScene }, "Start the scene"),
+      h("button.secondary", { type: "button", id: "end-scene", onclick: () => send({ do: "end_scene" }) }, "End the scene")));
+
+  // Obstacles.
+  const each = h("input", { type: "checkbox", id: "gm-simple-each" });
+  const obstruction = h("input", { id: "gm-obstruction", type: "number", min: 0, value: "30" });
+  const attempts = h("input", { id: "gm-attempts", type: "number", min: 1, max: 3, value: "2" });
+  const obstacleBox = ii ? group("Obstacles",
+    h("div.row", h("label", "Simple Obstacle for", charSel), h("label.check", each, "each must pass"),
+      h("button.gm", { type: "button", id: "gm-simple", onclick: () => {
+        const c = { do: "simple_obstacle" };
+        if (charSel.value) c.to = charSel.value;
+        if (each.checked) c.each = true;
+        return send(c);
+      } }, "Present")),
+    h("div.row", h("label", "Obstruction", obstruction), h("label", "Decisive attempts", attempts),
+      h("button.gm", { type: "button", id: "gm-complex", onclick: () => send({ do: "complex_obstacle", obstruction: int(obstruction), attempts: int(attempts) }) }, "Set a Complex Obstacle"))) : null;
+
+  // Crisis, Rising Tension, Triggers mid-scene.
+  const crisisBy = h("input", { id: "gm-crisis", type: "number", value: "2" });
+  const crisisWhy = h("input", { id: "gm-crisis-why", placeholder: "reason" });
+  const rtBy = h("input", { id: "gm-rt", type: "number", min: 1, value: "1" });
+  const rtWhy = h("input", { id: "gm-rt-why", placeholder: "reason" });
+  const rtOn = h("select", { id: "gm-rt-on" }, ["disadvantage", "trigger", "obstacle", "enemy"].map((k) => h("option", { value: k }, k)));
+  const countersBox = ii ? group("Crisis and Rising Tension",
+    h("div.row", h("label", "Crisis change", crisisBy), h("label", "Why", crisisWhy),
+      h("button.gm", { type: "button", id: "gm-adjust-crisis", onclick: () => send({ do: "adjust_crisis", amount: int(crisisBy), reason: crisisWhy.value || "GM adjustment" }) }, "Adjust Crisis")),
+    h("div.row", h("label", "Rising Tension", rtBy), h("label", "Why", rtWhy),
+      h("button.gm", { type: "button", id: "gm-add-tension", onclick: () => send({ do: "add_tension", amount: int(rtBy), reason: rtWhy.value || "story" }) }, "Add"),
+      h("label", "Spend on", rtOn),
+      h("button.secondary", { type: "button", id: "gm-spend-tension", onclick: () => {
+        const c = { do: "spend_tension", on: rtOn.value };
+        if (rtOn.value === "disadvantage") { c.count = int(rtBy); if (charSel.value) c.character = charSel.value; }
+        return send(c);
+      } }, "Spend"))) : null;
+
+  const midRows = h("div.rows");
+  const triggerBox = ii ? group("Add a Trigger now", midRows,
+    h("button.gm.small", { type: "button", id: "gm-add-trigger", onclick: async () => {
+      for (const t of readTriggers(midRows)) await send({ do: "add_trigger", ...t });
+      fill(midRows);
+      triggerRow(midRows);
+    } }, "Add the Trigger")) : null;
+  if (ii) triggerRow(midRows);
+
+  // Conflict.
+  const enemies = h("textarea", { id: "gm-enemies", placeholder: '[{"name": "Guard", "abilities": {...}, "talents": [...]}]' });
+  const conflictBox = ii ? group("Conflict",
+    h("label", "Enemies (JSON or YAML list of sheets)", enemies),
+    h("div.row",
+      h("button.gm", { type: "button", id: "gm-start-conflict", onclick: () => {
+        let list;
+        try { list = parseLoose(enemies.value); } catch (err) { ctx.say(err.message, "error"); return; }
+        return send({ do: "start_conflict", enemies: Array.isArray(list) ? list : [list] });
+      } }, "Start the conflict"),
+      h("button.secondary", { type: "button", id: "gm-end-conflict", onclick: () => send({ do: "end_conflict" }) }, "End the conflict"))) : null;
+
+  // Notes, characters, undo.
+  const note = h("input", { id: "gm-note", placeholder: "The door is trapped" });
+  const noteGm = h("input", { id: "gm-note-private", type: "checkbox", checked: true });
+  const sheet = h("textarea", { id: "gm-sheet", placeholder: ii ? '{"name": "Guard", "abilities": {...}, "talents": [...]}' : '{"name": "Ghoul", "skills": {...}}' });
+  const extraBox = group("Notes and cast",
+    h("div.row", h("label", "Note", note), h("label.check", noteGm, "GM only"),
+      h("button.gm", { type: "button", id: "gm-add-note", onclick: async () => {
+        if (!note.value.trim()) return;
+        if (await send({ do: "note", text: note.value.trim(), visibility: noteGm.checked ? "gm" : "public" })) note.value = "";
+      } }, "Add the note")),
+    h("details", h("summary", ii ? "Add a character (supporting cast, enemies)" : "Add a hero or adversary"),
+      h("label", "Sheet (JSON or YAML)", sheet),
+      h("button.gm.small", { type: "button", id: "gm-add-character", onclick: () => {
+        let parsed;
+        try { parsed = parseLoose(sheet.value); } catch (err) { ctx.say(err.message, "error"); return; }
+        return send({ do: "add_character", sheet: parsed });
+      } }, "Add")),
+    h("div.row", h("button.danger", { type: "button", id: "gm-undo", onclick: () => send({ do: "undo" }) }, "Undo the last entry")));
+
+  fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
+    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, extraBox));
+
+  return {
+    refresh(view) {
+      const names = (view.characters || view.heroes || []).map((c) => c.name || c.sheet?.name);
+      const was = charSel.value;
+      fill(charSel, h("option", { value: "" }, "the group"), names.map((n) => h("option", { value: n }, n)));
+      if (names.includes(was)) charSel.value = was;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The join page: a player opens the invite, picks a name, writes or imports a sheet (checked live against
+// the rules) and adds it to the campaign with `add_character`, then goes to the table.
+
+import { canonicalSystem, hashParams, joinCampaign, SYSTEM_LABELS, Table } from "./api.js";
+import { blankSheet, mountEditor } from "./editor.js";
+import { parseLoose } from "./sheetio.js";
+import { $, fill, h } from "./ui.js";
+
+const params = hashParams();
+const campaign = params.campaign;
+const invite = params.invite;
+const memoryKey = `talespin:player:${campaign}:${invite}`;
+let table = null;
+let editor = null;
+let system = null;
+
+function tableLink(token) {
+  return `/table.html#campaign=${encodeURIComponent(campaign)}&token=${encodeURIComponent(token)}`;
+}
+
+function showError(el, err) {
+  fill(el, h("li", err.rule ? h("code", err.rule) : null, err.rule ? " " : null, err.message));
+}
+
+async function openEditor(token, playerName) {
+  table = new Table(campaign, token);
+  const state = await table.state();
+  system = canonicalSystem(state.system || (state.view && state.view.system) || "inciting-incident");
+  $("#join-card").hidden = true;
+  $("#sheet-card").hidden = false;
+  $("#sheet-title").textContent = system === "ascend" ? "Your hero (Ascend)" : "Your character (Inciting Incident)";
+  $("#skip-link").href = tableLink(token);
+  $("#skip-link").hidden = false;
+  editor = mountEditor($("#editor"), { system, sheet: blankSheet(system, playerName) });
+  $("#sheet-name").focus();
+}
+
+if (!campaign || !invite) {
+  fill($("#join-errors"), h("li", "This link is incomplete: ask your GM for the invite link again."));
+  $("#join-button").disabled = true;
+} else {
+  const remembered = JSON.parse(localStorage.getItem(memoryKey) || "null");
+  if (remembered) {
+    $("#player-name").value = remembered.name;
+    $("#join-intro").textContent = `You joined before as ${remembered.name}.`;
+    $("#join-form").append(h("a.button.secondary", { href: tableLink(remembered.token), id: "rejoin" }, "Back to the table"));
+  }
+}
+
+$("#join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = $("#player-name").value.trim();
+  if (!name) return showError($("#join-errors"), { message: "Pick a name first." });
+  $("#join-button").disabled = true;
+  try {
+    const joined = await joinCampaign(campaign, invite, name);
+    localStorage.setItem(memoryKey, JSON.stringify({ name, token: joined.player_token }));
+    await openEditor(joined.player_token, name);
+  } catch (err) {
+    showError($("#join-errors"), err);
+  } finally {
+    $("#join-button").disabled = false;
+  }
+});
+
+async function importText(text) {
+  try {
+    const sheet = parseLoose(text);
+    if (!sheet || typeof sheet !== "object" || Array.isArray(sheet)) throw new Error("a sheet is a mapping of fields");
+    editor.set(sheet);
+    fill($("#import-errors"));
+    $("#import").open = false;
+  } catch (err) {
+    showError($("#import-errors"), { message: `Could not read the sheet: ${err.message}` });
+  }
+}
+
+$("#import-button").addEventListener("click", () => importText($("#import-text").value));
+$("#import-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (file) importText(await file.text());
+});
+
+$("#sheet-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = $("#add-button");
+  button.disabled = true;
+  fill($("#add-errors"));
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { version } = await table.state();
+      try {
+        await table.command({ do: "add_character", sheet: editor.get() }, version);
+        location.href = tableLink(table.token);
+        return;
+      } catch (err) {
+        if (err.status !== 409) throw err;
+      }
+    }
+    throw new Error("the table is busy; try again");
+  } catch (err) {
+    showError($("#add-errors"), err);
+    editor.validate();
+  } finally {
+    button.disabled = false;
+  }
+});
+
+document.title = `talespin — join ${SYSTEM_LABELS[system] || "the table"}`;

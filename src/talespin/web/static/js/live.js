@@ -1,0 +1,116 @@
+// The live feed: a WebSocket that delivers each new event (as this viewer may see it) with its version, and
+// reconnects with `?after=n` so nothing is missed. Falls back to polling `GET /events?after=n` while down.
+
+export class LiveFeed {
+  /**
+   * @param {import("./api.js").Table} table
+   * @param {(events: object[]) => void} onEvents called with new events, in version order, never twice
+   * @param {(up: boolean) => void} onStatus
+   */
+  constructor(table, onEvents, onStatus = () => {}) {
+    this.table = table;
+    this.onEvents = onEvents;
+    this.onStatus = onStatus;
+    this.after = 0;
+    this.socket = null;
+    this.retry = 0;
+    this.closed = false;
+    this.pollTimer = null;
+    this.seen = new Set();
+  }
+
+  /** Feed events fetched over HTTP (the first load, or a poll) through the same gate as socket messages. */
+  accept(events) {
+    const fresh = [];
+    for (const ev of events || []) {
+      const key = eventKey(ev);
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      fresh.push(ev);
+      const v = Number(ev.version);
+      if (Number.isFinite(v)) this.after = Math.max(this.after, v);
+    }
+    if (fresh.length) this.onEvents(fresh);
+  }
+
+  start(after = 0) {
+    this.after = Math.max(this.after, after);
+    this.connect();
+  }
+
+  connect() {
+    if (this.closed) return;
+    let socket;
+    try {
+      socket = new WebSocket(this.table.socketUrl(this.after));
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retry = 0;
+      this.onStatus(true);
+      this.stopPolling();
+    });
+    socket.addEventListener("message", (msg) => {
+      let data;
+      try {
+        data = JSON.parse(msg.data);
+      } catch {
+        return;
+      }
+      if (Array.isArray(data)) this.accept(data);
+      else if (data && Array.isArray(data.events)) this.accept(data.events);
+      else if (data && (data.type || data.event)) this.accept([data]);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.onStatus(false);
+      this.scheduleReconnect();
+    });
+    socket.addEventListener("error", () => socket.close());
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    this.startPolling();
+    const delay = Math.min(8000, 400 * 2 ** this.retry++);
+    setTimeout(() => this.connect(), delay);
+  }
+
+  startPolling() {
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(async () => {
+      try {
+        const res = await this.table.events(this.after);
+        this.accept(Array.isArray(res) ? res : res.events);
+      } catch {
+        // The server is away; the socket reconnect will catch up.
+      }
+    }, 3000);
+  }
+
+  stopPolling() {
+    clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  /** Drop the connection now (the page reconnects by itself), e.g. to test catching up. */
+  drop() {
+    if (this.socket) this.socket.close();
+  }
+
+  close() {
+    this.closed = true;
+    this.stopPolling();
+    if (this.socket) this.socket.close();
+  }
+}
+
+/** Events are unique by version and position within it (one command may log several events). */
+export function eventKey(ev) {
+  const inner = ev.event || ev;
+  return `${ev.version}:${ev.index ?? ev.seq ?? ""}:${inner.type}:${JSON.stringify(inner.data ?? {}).length}`;
+}

@@ -1,0 +1,49 @@
+// The start page: create a campaign and hand out the GM link and the invite link.
+
+import { createCampaign, SYSTEM_LABELS } from "./api.js";
+import { parseLoose } from "./sheetio.js";
+import { $, copyButton, fill, h } from "./ui.js";
+
+function absolute(path) {
+  return new URL(path, location.origin).href;
+}
+
+$("#create-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const errors = $("#create-errors");
+  fill(errors);
+  const name = $("#campaign-name").value.trim();
+  const system = $("#campaign-system").value;
+  let variant = {};
+  try {
+    const text = $("#campaign-variant").value.trim();
+    if (text) variant = parseLoose(text);
+    if (typeof variant !== "object" || Array.isArray(variant)) throw new Error("the variant must be a mapping");
+  } catch (err) {
+    fill(errors, h("li", `Variant: ${err.message}`));
+    return;
+  }
+  if (!name) {
+    fill(errors, h("li", "Give the campaign a name."));
+    return;
+  }
+  const button = $("#create-button");
+  button.disabled = true;
+  try {
+    const made = await createCampaign(name, system, variant);
+    const gm = made.gm_link || `/table.html#campaign=${made.id}&token=${made.gm_token}`;
+    const invite = made.invite_link || `/join.html#campaign=${made.id}&invite=${made.invite_token}`;
+    $("#gm-link").value = absolute(gm);
+    $("#invite-link").value = absolute(invite);
+    fill($("#gm-copy"), copyButton($("#gm-link"), "Copy GM link"));
+    fill($("#invite-copy"), copyButton($("#invite-link"), "Copy invite"));
+    $("#open-table").href = gm;
+    $("#links-intro").textContent = `“${name}”, played with ${SYSTEM_LABELS[system] || system}.`;
+    $("#links-card").hidden = false;
+    $("#gm-link").focus();
+  } catch (err) {
+    fill(errors, h("li", err.rule ? h("code", err.rule) : null, err.rule ? " " : null, err.message));
+  } finally {
+    button.disabled = false;
+  }
+});
