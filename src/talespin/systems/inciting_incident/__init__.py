@@ -1,0 +1,57 @@
+"""Inciting Incident: rules data, character sheets, the rules engine, exact odds and scene scripts.
+
+>>> from talespin.systems import get_system
+>>> ii = get_system("ii")
+>>> state = ii.new_state({"characters": [{"name": "Ada", "abilities":
+...     {"fortitude": 3, "perseverance": 4, "nimbleness": 5},
+...     "talents": [{"name": "Piloting", "ability": "nimbleness", "level": 5}]}]})
+>>> events = ii.decide(state, {"do": "start_scene", "kind": "action"}, None)
+>>> [e.type for e in events]
+['SceneStarted']
+"""
+
+from __future__ import annotations
+
+from .chances import RollChances, expected_reduction, roll_chances
+from .decide import COMMANDS, actor, decide
+from .evolve import evolve
+from .odds import odds, talent_choice
+from .rolls import final_d6, ladder
+from .rules import Rules, default_rules, load_rules
+from .script import ScriptResult, run_script
+from .sheet import Character, SheetError, check_sheet, defences, max_hits, parse_sheet, sheet_cost
+from .state import GameState
+from .system import SYSTEM, IncitingIncident, new_state
+from .views import redact, view
+
+__all__ = [
+    "COMMANDS",
+    "SYSTEM",
+    "Character",
+    "GameState",
+    "IncitingIncident",
+    "RollChances",
+    "Rules",
+    "ScriptResult",
+    "SheetError",
+    "actor",
+    "check_sheet",
+    "decide",
+    "default_rules",
+    "defences",
+    "evolve",
+    "expected_reduction",
+    "final_d6",
+    "ladder",
+    "load_rules",
+    "max_hits",
+    "new_state",
+    "odds",
+    "parse_sheet",
+    "redact",
+    "roll_chances",
+    "run_script",
+    "sheet_cost",
+    "talent_choice",
+    "view",
+]

@@ -1,0 +1,157 @@
+"""The roll step every character action shares: choice, Talent, Skills, Advantage, dice, faces.
+
+A rolled action names its Talent (``talent: Piloting``) or passes without rolling (``choice: auto``). Modifier
+Skills of that Talent (``skills: [Barrel Roll]``, II-SKILL-1) add their structured effects (II-SKILL-2): their
+Advantage and Disadvantage go into the roll, the rest (``crisis``, ``obstruction``, ``flow``, ``protect``) is
+returned for the action to apply. What the character carries from an earlier command (a recreated modifier,
+a failed one's Disadvantage, Disadvantage the GM bought) is used up by this roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...dice import Rng
+from ..errors import IllegalCommand, MalformedCommand
+from ..protocol import Command
+from . import rule_ids as ids
+from .commands import opt_int
+from .draft import Draft
+from .rolls import RollSpec, make_roll, roll_data
+from .sheet import Character
+
+__all__ = ["RollResult", "character_sheet", "is_auto", "talent_roll"]
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """The outcome of a rolled action, with the Skill effects the action still has to apply."""
+
+    total: int
+    against: int
+    talent: str
+    effects: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def success(self) -> bool:
+        """True when the total reached the target."""
+        return self.total >= self.against
+
+    @property
+    def protect(self) -> bool:
+        """II-SKILL-2 ``protect``: Triggers this action fires do not primarily affect the character."""
+        return self.effects.get("protect", 0) > 0
+
+
+def character_sheet(draft: Draft, command: Command) -> Character:
+    """The sheet of the acting ``character:`` (a character of the campaign)."""
+    name = command.get("character")
+    if not isinstance(name, str) or not name:
+        raise MalformedCommand(
+            f"{command.get('do')}: character is required", code="missing_field", path="character"
+        )
+    member = draft.state.member(name)
+    if member is None:
+        known = ", ".join(m.name for m in draft.state.members) or "none yet"
+        raise MalformedCommand(
+            f"unknown character {name!r} (known: {known})", code="unknown_character", path="character"
+        )
+    return member.sheet
+
+
+def is_auto(command: Command, *, allowed: bool = True) -> bool:
+    """True for ``choice: auto``; a roll needs ``talent: NAME``; anything else is refused."""
+    choice = command.get("choice")
+    if choice == "auto":
+        if "talent" in command:
+            raise MalformedCommand(
+                "give either choice: auto or talent: NAME, not both", code="bad_field", path="choice"
+            )
+        if not allowed:
+            raise MalformedCommand(
+                f"{command.get('do')} is a Talent Roll: give talent: NAME", code="bad_field", path="choice"
+            )
+        return True
+    if choice not in (None, "talent"):
+        raise MalformedCommand(
+            f"choice must be 'auto' or 'talent', got {choice!r}", code="bad_field", path="choice"
+        )
+    if "talent" not in command:
+        raise MalformedCommand(
+            f"{command.get('do')}: give choice: auto or talent: NAME", code="missing_field", path="talent"
+        )
+    return False
+
+
+def _skill_effects(draft: Draft, sheet: Character, talent_name: str, command: Command) -> dict[str, int]:
+    names = command.get("skills", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise MalformedCommand(
+            f"skills must be a list of Skill names, got {names!r}", code="bad_field", path="skills"
+        )
+    talent = sheet.talent(talent_name)
+    assert talent is not None
+    effects: dict[str, int] = {}
+    for name in names:
+        skill = next((s for s in talent.skills if s.name == name), None)
+        if skill is None:
+            raise IllegalCommand(
+                f"{sheet.name}'s Talent {talent_name} has no Skill {name!r}", rule=ids.SKILL_1
+            )
+        if skill.kind != "modifier":
+            raise IllegalCommand(
+                f"{name!r} is an advanced Skill, an action of its own: use use_skill", rule=ids.SKILL_1
+            )
+        for key, value in skill.effects.items():
+            effects[key] = effects.get(key, 0) + value
+    return effects
+
+
+def talent_roll(
+    draft: Draft, command: Command, sheet: Character, rng: Rng, *, against: int, base_d6: int, purpose: str
+) -> RollResult:
+    """Roll the named Talent for ``sheet`` and record it (with its Skills and what it carried)."""
+    talent_name = command.get("talent")
+    talent = sheet.talent(talent_name) if isinstance(talent_name, str) else None
+    if talent is None:
+        known = ", ".join(t.name for t in sheet.talents) or "none"
+        raise MalformedCommand(
+            f"{sheet.name} has no Talent {talent_name!r} (Talents: {known})",
+            code="unknown_talent",
+            rule=ids.ROLL_1,
+            path="talent",
+        )
+    effects = _skill_effects(draft, sheet, talent.name, command)
+    advantage = opt_int(command, "advantage", 0, minimum=0)
+    disadvantage = opt_int(command, "disadvantage", 0, minimum=0)
+    base = opt_int(command, "dice", base_d6, minimum=0, rule=ids.ROLL_5)
+    scene = draft.state.scene
+    prepared = scene.prepared_for(sheet.name) if scene is not None else None
+    if prepared is not None:
+        disadvantage += prepared.disadvantage
+        for key, value in prepared.effects:
+            effects[key] = effects.get(key, 0) + value
+    advantage += effects.get("advantage", 0)
+    disadvantage += effects.get("disadvantage", 0)
+    spec = RollSpec(
+        sheet.name, "talent", talent.name, talent.level, base, advantage, disadvantage, against, draft.rules
+    )
+    roll = make_roll(spec, command.get("faces"), rng)
+    draft.emit(
+        "TalentRolled",
+        {**roll_data(spec, roll), "purpose": purpose, "skills": list(command.get("skills", []))},
+    )
+    for name in command.get("skills", []):
+        skill = next(s for s in talent.skills if s.name == name)
+        data = {
+            "character": sheet.name,
+            "talent": talent.name,
+            "skill": name,
+            "kind": skill.kind,
+            "effects": dict(skill.effects),
+            "narrative": not skill.effects,
+        }
+        draft.emit("SkillUsed", data)
+    if prepared is not None:
+        draft.emit("PreparationUsed", {"character": sheet.name, "sources": list(prepared.sources)})
+    return RollResult(roll.total, against, talent.name, effects)

@@ -1,0 +1,91 @@
+"""Exact odds of one roll (II-ODDS-1/2): P(success), the capped distribution, expected Crisis and reduction.
+
+The total of exploding dice is unbounded, but every question asked of it is "is it at least T?" for the
+targets in play, so the distribution of ``min(total, cap)`` with the cap at the largest relevant target is
+finite and exact (:func:`talespin.dice.pool_total`). Expected Crisis follows the rules data:
+
+* against the standard target: ``success`` on success, else ``max(failure_minimum, target − total)``;
+* against an Obstruction (a Decisive Action) the same with the Obstruction as target (II-COMPLEX-6);
+* an action's extra Crisis (a repeated Talent, a Skill's ``crisis`` effect) is added, never below the floor.
+
+>>> from .rules import default_rules
+>>> odds = roll_chances(5, (6, 6), 20, default_rules())
+>>> round(float(odds.p_success), 4)
+0.9034
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...dice import Distribution, pool_total
+from .rules import Rules
+
+__all__ = ["RollChances", "action_crisis", "distribution_rows", "expected_reduction", "roll_chances"]
+
+
+def action_crisis(base: int, extra: int, rules: Rules) -> int:
+    """An action's Crisis: its own amount plus extras, never below the floor (II-SKILL-2)."""
+    return max(rules.crisis.floor, base + extra)
+
+
+def failure_crisis(total: int, against: int, rules: Rules) -> int:
+    """II-SIMPLE-3 / II-COMPLEX-3/6: the Crisis of a failure, at least the minimum."""
+    return max(rules.crisis.failure_minimum, against - total)
+
+
+def roll_crisis(total: int, against: int, rules: Rules) -> int:
+    """The Crisis a rolled action adds before extras: success amount, or the failure amount."""
+    return rules.crisis.success if total >= against else failure_crisis(total, against, rules)
+
+
+@dataclass(frozen=True, slots=True)
+class RollChances:
+    """The exact odds of one roll: P(success), E[Crisis] and the distribution capped at ``cap``."""
+
+    against: int
+    p_success: Fraction
+    expected_crisis: Fraction
+    distribution: Distribution
+
+
+def total_distribution(d6: int, talent_dice: Sequence[int], cap: int, rules: Rules) -> Distribution:
+    """``min(total, cap)`` for ``d6`` exploding d6 plus the Talent's dice."""
+    return pool_total([rules.roll.d6_size] * d6 + list(talent_dice), max(1, cap))
+
+
+def roll_chances(
+    d6: int,
+    talent_dice: Sequence[int],
+    against: int,
+    rules: Rules,
+    *,
+    extra_crisis: int = 0,
+    cap: int | None = None,
+) -> RollChances:
+    """Exact odds of a roll against ``against`` (capped at ``cap``, default the target itself)."""
+    dist = total_distribution(d6, talent_dice, max(against, cap or 0), rules)
+    expected = dist.expectation(lambda t: action_crisis(roll_crisis(t, against, rules), extra_crisis, rules))
+    return RollChances(against, dist.p_at_least(against), expected, dist)
+
+
+def expected_reduction(
+    d6: int, talent_dice: Sequence[int], obstruction: int, rules: Rules, *, extra_on_success: int = 0
+) -> Fraction:
+    """II-ODDS-2: E[Obstruction reduction] of a rolled Regular Action, exact (capped at the Obstruction)."""
+    target = rules.roll.target
+    dist = total_distribution(d6, talent_dice, target + obstruction, rules)
+
+    def reduction(total: int) -> int:
+        if total < target:
+            return 0
+        return min(obstruction, total - target + extra_on_success)
+
+    return dist.expectation(reduction)
+
+
+def distribution_rows(dist: Distribution) -> list[list[object]]:
+    """``[[total, p, "n/d"], …]``: the contract's distribution rows (the last holds "≥ cap")."""
+    return [[t, float(p), f"{p.numerator}/{p.denominator}"] for t, p in dist.items()]

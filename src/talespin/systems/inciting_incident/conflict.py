@@ -1,0 +1,190 @@
+"""Conflict scenes: the provisional Flow of Battle (II-FLOW-1..5), every number from the rules data.
+
+The Flow is one integer, positive favouring the characters. A Regular Attack is a Talent Roll whose base d6
+count is the target's defence (II-CHAR-8) and shifts the Flow on success; a Decisive Attack rolls against the
+guard (``guard − Flow in the attacker's favour``, at least the minimum guard) and wounds on success. Each
+participant acts once per round; a side with no one left, or a side that yields, ends the conflict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dice import Rng
+from ..errors import IllegalCommand, MalformedCommand
+from ..protocol import Command
+from . import rule_ids as ids
+from .acting import is_auto, talent_roll
+from .chances import action_crisis, failure_crisis
+from .commands import ROLL_KEYS, check_keys, opt_bool, opt_str, req_str
+from .draft import Draft
+from .sheet import Character, defences, max_hits, parse_sheet
+from .state import Conflict, GameState
+
+__all__ = ["attack", "end_conflict", "participants", "start_conflict", "yield_conflict"]
+
+SIDES = ("characters", "enemies")
+
+
+def participants(state: GameState) -> dict[str, tuple[str, Character, int, int]]:
+    """Everyone still in the conflict: name → (side, sheet, wounds, max hits)."""
+    scene = state.scene
+    if scene is None or scene.conflict is None:
+        return {}
+    out: dict[str, tuple[str, Character, int, int]] = {}
+    for name in scene.present:
+        member = state.member(name)
+        if member is not None and name not in scene.conflict.out:
+            out[name] = ("characters", member.sheet, member.wounds, max_hits(member.sheet, state.rules))
+    for enemy in scene.conflict.enemies:
+        if enemy.name not in scene.conflict.out:
+            out[enemy.name] = ("enemies", enemy.sheet, enemy.wounds, enemy.max_hits)
+    return out
+
+
+def _conflict(draft: Draft) -> Conflict:
+    conflict = draft.scene("conflict").conflict
+    if conflict is None or conflict.ended:
+        raise IllegalCommand("no conflict is under way: start one with start_conflict", rule=ids.FLOW_1)
+    return conflict
+
+
+def start_conflict(draft: Draft, command: Command, rng: Rng) -> None:
+    """II-FLOW-1: the opposition enters with sheets; the Flow starts at its rules value."""
+    check_keys(command, {"enemies", "spend", "reason"})
+    scene = draft.scene("conflict")
+    if scene.conflict is not None and not scene.conflict.ended:
+        raise IllegalCommand("a conflict is already under way in this scene", rule=ids.FLOW_1)
+    raw = command.get("enemies")
+    if not isinstance(raw, list) or not raw:
+        raise MalformedCommand(
+            "start_conflict needs enemies: a list of sheets", code="missing_field", path="enemies"
+        )
+    enemies: list[dict[str, Any]] = []
+    for index, item in enumerate(raw):
+        sheet = parse_sheet(item, draft.rules, where=f"enemies[{index}]")
+        if draft.state.member(sheet.name) is not None or any(
+            e["sheet"]["name"] == sheet.name for e in enemies
+        ):
+            raise MalformedCommand(
+                f"the name {sheet.name!r} is taken", code="duplicate_character", path=f"enemies[{index}]"
+            )
+        enemies.append({"sheet": sheet.to_json(), "max_hits": max_hits(sheet, draft.rules)})
+    if opt_bool(command, "spend"):
+        draft.spend_tension("enemy", len(enemies), opt_str(command, "reason"))
+    draft.emit("ConflictStarted", {"flow": draft.rules.conflict.flow_start, "enemies": enemies})
+
+
+def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
+    """II-FLOW-2/3/4: a Regular or Decisive Attack by a character or an enemy."""
+    check_keys(command, ROLL_KEYS | {"target", "ability"})
+    conflict = _conflict(draft)
+    rules = draft.rules
+    people = participants(draft.state)
+    attacker, target = req_str(command, "character"), req_str(command, "target")
+    for role, name in (("character", attacker), ("target", target)):
+        if name not in people:
+            known = draft.state.member(name) is not None or conflict.enemy(name) is not None
+            if known:
+                raise IllegalCommand(f"{name} is out of the conflict", rule=ids.FLOW_4)
+            raise MalformedCommand(f"unknown participant {name!r}", code="unknown_character", path=role)
+    side, sheet, _, _ = people[attacker]
+    target_side, target_sheet, wounds, hits = people[target]
+    if side == target_side:
+        raise IllegalCommand(f"{attacker} and {target} are on the same side", rule=ids.FLOW_2)
+    if rules.conflict.one_action_per_round and attacker in conflict.acted:
+        raise IllegalCommand(f"{attacker} has already acted this round", rule=ids.FLOW_1)
+    ability = command.get("ability", rules.defences.default_ability)
+    if ability not in rules.abilities:
+        raise MalformedCommand(
+            f"ability must be one of {', '.join(rules.abilities)}", code="bad_field", path="ability"
+        )
+    is_auto(command, allowed=False)
+    sign = 1 if side == SIDES[0] else -1
+    guard = max(rules.conflict.guard_minimum, rules.conflict.guard - sign * conflict.flow)
+    against = guard if decisive else rules.roll.target
+    base = defences(target_sheet, rules)[str(ability)]
+    purpose = "decisive_attack" if decisive else "regular_attack"
+    result = talent_roll(draft, command, sheet, rng, against=against, base_d6=base, purpose=purpose)
+    data = {
+        "attacker": attacker,
+        "target": target,
+        "ability": ability,
+        "side": side,
+        "decisive": decisive,
+        "success": result.success,
+        "against": against,
+    }
+    draft.emit("AttackMade", data)
+    if result.success and decisive:
+        _wound(draft, target, target_side, wounds, hits)
+    elif result.success:
+        shift = max(rules.conflict.success_minimum_flow, result.total - against) + result.effects.get(
+            "flow", 0
+        )
+        _shift(draft, sign * shift, f"{attacker}'s Regular Attack", attacker)
+    elif side == SIDES[0]:
+        crisis = action_crisis(
+            failure_crisis(result.total, rules.roll.target, rules), result.effects.get("crisis", 0), rules
+        )
+        draft.raise_crisis(crisis, f"{attacker}'s failed attack", attacker, protected=result.protect)
+    else:
+        _shift(draft, rules.conflict.enemy_failure_flow, f"{attacker}'s failed attack", attacker)
+    _next_round(draft)
+
+
+def _shift(draft: Draft, amount: int, cause: str, character: str | None) -> None:
+    conflict = draft.scene().conflict
+    assert conflict is not None
+    if amount:
+        data = {"amount": amount, "flow": conflict.flow + amount, "cause": cause, "character": character}
+        draft.emit("FlowShifted", data)
+
+
+def _wound(draft: Draft, target: str, side: str, wounds: int, hits: int) -> None:
+    rules = draft.rules.conflict
+    now = wounds + rules.wounds_per_decisive
+    draft.emit("WoundTaken", {"character": target, "side": side, "wounds": now, "max_hits": hits})
+    conflict = draft.scene().conflict
+    assert conflict is not None
+    _shift(draft, rules.flow_after_wound - conflict.flow, f"{target} was wounded", None)
+    if now >= hits:
+        draft.emit("TakenOut", {"character": target, "side": side})
+        left = {s for s, *_ in participants(draft.state).values()}
+        if side not in left:
+            winner = SIDES[1] if side == SIDES[0] else SIDES[0]
+            draft.emit("ConflictEnded", {"winner": winner, "reason": f"no {side} left"})
+
+
+def _next_round(draft: Draft) -> None:
+    conflict = draft.scene().conflict
+    assert conflict is not None
+    if not conflict.ended and set(participants(draft.state)) <= set(conflict.acted):
+        draft.emit("RoundStarted", {"round": conflict.round + 1})
+
+
+def yield_conflict(draft: Draft, command: Command, rng: Rng) -> None:
+    """II-FLOW-4: one side yields and the conflict ends."""
+    check_keys(command, {"side"})
+    _conflict(draft)
+    side = command.get("side")
+    if side not in SIDES:
+        raise MalformedCommand(
+            f"side must be one of {', '.join(SIDES)}, got {side!r}", code="bad_field", path="side"
+        )
+    draft.emit("SideYielded", {"side": side})
+    draft.emit(
+        "ConflictEnded", {"winner": SIDES[1] if side == SIDES[0] else SIDES[0], "reason": f"{side} yielded"}
+    )
+
+
+def end_conflict(draft: Draft, command: Command, rng: Rng) -> None:
+    """The GM ends the conflict (naming a winner, or none)."""
+    check_keys(command, {"winner", "reason"})
+    _conflict(draft)
+    winner = command.get("winner")
+    if winner is not None and winner not in SIDES:
+        raise MalformedCommand(f"winner must be one of {', '.join(SIDES)}", code="bad_field", path="winner")
+    draft.emit(
+        "ConflictEnded", {"winner": winner, "reason": opt_str(command, "reason") or "GM ended the conflict"}
+    )

@@ -1,0 +1,98 @@
+"""``decide(state, command, rng) -> events``: the command vocabulary and who acts for each command.
+
+Each command (a mapping with ``do:``) is handled by one function of :mod:`.scenes`, :mod:`.obstacles`,
+:mod:`.skills` or :mod:`.conflict` working on a :class:`~.draft.Draft`. If any rule refuses the command, the
+error propagates and no event is returned: the state is unchanged either way, because the draft never
+touches the caller's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from ...dice import Rng
+from ..errors import MalformedCommand
+from ..protocol import Command, Event
+from . import conflict, obstacles, scenes, skills
+from .commands import visibility
+from .draft import Draft
+from .state import GameState
+
+__all__ = ["CHARACTER_COMMANDS", "COMMANDS", "actor", "decide"]
+
+Handler = Callable[[Draft, Command, Rng], None]
+
+COMMANDS: dict[str, Handler] = {
+    "add_character": scenes.add_character,
+    "start_scene": scenes.start_scene,
+    "end_scene": scenes.end_scene,
+    "add_trigger": scenes.add_trigger,
+    "rearm_trigger": scenes.rearm_trigger,
+    "adjust_crisis": scenes.adjust_crisis,
+    "add_tension": scenes.add_tension,
+    "spend_tension": scenes.spend_tension,
+    "rest": scenes.rest,
+    "learn": scenes.learn,
+    "heal": scenes.heal,
+    "simple_obstacle": obstacles.simple_obstacle,
+    "complex_obstacle": obstacles.complex_obstacle,
+    "regular_action": obstacles.regular_action,
+    "decisive_action": obstacles.decisive_action,
+    "use_skill": skills.use_skill,
+    "recreate_skill": skills.recreate_skill,
+    "ability_roll": skills.ability_roll,
+    "start_conflict": conflict.start_conflict,
+    "regular_attack": partial(conflict.attack, decisive=False),
+    "decisive_attack": partial(conflict.attack, decisive=True),
+    "yield": conflict.yield_conflict,
+    "end_conflict": conflict.end_conflict,
+}
+"""Every command, by its ``do:`` name."""
+
+CHARACTER_COMMANDS = frozenset(
+    {
+        "simple_obstacle",
+        "regular_action",
+        "decisive_action",
+        "use_skill",
+        "recreate_skill",
+        "ability_roll",
+        "learn",
+        "heal",
+        "regular_attack",
+        "decisive_attack",
+    }
+)
+"""Commands a character takes (its ``character:`` acts); the rest are the GM's."""
+
+
+def _name(command: Any) -> str:
+    if not isinstance(command, dict) and not hasattr(command, "get"):
+        raise MalformedCommand("a command is a mapping with do: NAME", code="malformed")
+    name = command.get("do")
+    if name not in COMMANDS:
+        known = ", ".join(sorted(COMMANDS))
+        raise MalformedCommand(
+            f"unknown command {name!r}; expected one of: {known}", code="unknown_command", path="do"
+        )
+    return str(name)
+
+
+def decide(state: GameState, command: Command, rng: Rng) -> list[Event]:
+    """The events ``command`` causes in ``state``, or a RulesError (and nothing changes)."""
+    handler = COMMANDS[_name(command)]
+    draft = Draft(
+        state, "gm" if visibility(command) == "gm" and command.get("do") != "add_trigger" else "public"
+    )
+    handler(draft, command, rng)
+    return draft.events
+
+
+def actor(command: Command) -> str | None:
+    """The character a command acts for (its ``character:``), or ``None`` for the GM's commands."""
+    if command.get("do") in CHARACTER_COMMANDS:
+        name = command.get("character")
+        return name if isinstance(name, str) else None
+    return None

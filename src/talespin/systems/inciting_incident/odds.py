@@ -1,0 +1,196 @@
+"""``odds(state, query)``: the choices open to a character now, each with exact odds (II-ODDS-1/2).
+
+The situation is read from the state (an open Simple Obstacle, a Complex Obstacle, a conflict) or named in
+the query (``"situation": "decisive_action"``). Each choice carries P(success) and expected Crisis as a float
+and as an exact fraction, and the distribution of the total capped at the largest relevant target. For a
+Complex Obstacle each choice also carries the expected Obstruction reduction of a Regular Action, and the
+answer lists the Decisive Action odds now. The shape is the one of ``docs/state-views.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from ..errors import MalformedCommand
+from .chances import distribution_rows, expected_reduction, roll_chances
+from .conflict import participants
+from .rolls import final_d6
+from .rules import Rules
+from .sheet import Character, Talent, defences
+from .state import GameState
+
+__all__ = ["SITUATIONS", "exact", "odds", "talent_choice"]
+
+SITUATIONS = ("simple_obstacle", "regular_action", "decisive_action", "regular_attack", "decisive_attack")
+
+
+def exact(value: Fraction) -> str:
+    """A fraction as the contract writes it, ``"n/d"``."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def talent_choice(
+    talent: Talent | None,
+    level: int,
+    d6: int,
+    against: int,
+    rules: Rules,
+    *,
+    extra_crisis: int = 0,
+    cap: int = 0,
+) -> dict[str, Any]:
+    """One rolled choice: d6, Talent dice, P(success), expected Crisis and the capped distribution."""
+    dice = rules.levels.dice[level]
+    chances = roll_chances(d6, dice, against, rules, extra_crisis=extra_crisis, cap=cap)
+    name = talent.name if talent is not None else None
+    return {
+        "choice": "talent",
+        "talent": name,
+        "label": f"Roll {name}" if name else "Roll",
+        "d6": d6,
+        "talent_dice": [f"d{s}" for s in dice],
+        "against": against,
+        "p_success": float(chances.p_success),
+        "p_success_exact": exact(chances.p_success),
+        "expected_crisis": float(chances.expected_crisis),
+        "expected_crisis_exact": exact(chances.expected_crisis),
+        "distribution": distribution_rows(chances.distribution),
+    }
+
+
+def _auto(crisis: int) -> dict[str, Any]:
+    one, amount = Fraction(1), Fraction(crisis)
+    return {
+        "choice": "auto",
+        "label": "Auto",
+        "p_success": 1.0,
+        "p_success_exact": exact(one),
+        "expected_crisis": float(amount),
+        "expected_crisis_exact": exact(amount),
+    }
+
+
+def _situation(state: GameState, query: Mapping[str, Any]) -> str:
+    named = query.get("situation")
+    if named is not None:
+        if named not in SITUATIONS:
+            raise MalformedCommand(
+                f"situation must be one of {', '.join(SITUATIONS)}", code="bad_field", path="situation"
+            )
+        return str(named)
+    scene = state.scene
+    if scene is not None and scene.conflict is not None and not scene.conflict.ended:
+        return "regular_attack"
+    if (
+        scene is not None
+        and scene.obstacle is not None
+        and scene.obstacle.kind == "complex"
+        and not scene.obstacle.beaten
+    ):
+        return "regular_action"
+    return "simple_obstacle"
+
+
+def _sheet(state: GameState, name: Any) -> Character:
+    member = state.member(name) if isinstance(name, str) else None
+    if member is not None:
+        return member.sheet
+    people = participants(state)
+    if isinstance(name, str) and name in people:
+        return people[name][1]
+    raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
+
+
+def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
+    """The choices open to ``query["character"]`` now, with exact odds."""
+    rules = state.rules
+    sheet = _sheet(state, query.get("character"))
+    situation = _situation(state, query)
+    advantage, disadvantage = int(query.get("advantage", 0)), int(query.get("disadvantage", 0))
+    scene = state.scene
+    prepared = scene.prepared_for(sheet.name) if scene is not None else None
+    if prepared is not None:
+        disadvantage += prepared.disadvantage
+    obstacle = scene.obstacle if scene is not None else None
+    base = scene.difficulty if scene is not None else rules.roll.difficulty.default
+    if obstacle is not None and obstacle.difficulty is not None:
+        base = obstacle.difficulty
+    base = int(query.get("dice", base))
+    answer: dict[str, Any] = {"character": sheet.name, "situation": situation, "choices": []}
+    choices: list[dict[str, Any]] = answer["choices"]
+    target = rules.roll.target
+    if situation in ("regular_attack", "decisive_attack"):
+        return _attack_odds(
+            state,
+            query=query,
+            sheet=sheet,
+            situation=situation,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            answer=answer,
+        )
+    d6 = final_d6(base, advantage, disadvantage, rules)
+    obstruction = obstacle.obstruction if obstacle is not None and obstacle.kind == "complex" else 0
+    if situation == "simple_obstacle":
+        choices.append(_auto(rules.crisis.auto))
+        choices += [talent_choice(t, t.level, d6, target, rules) for t in sheet.talents]
+    elif situation == "regular_action":
+        used = obstacle.talents_used_by(sheet.name) if obstacle is not None else ()
+        auto = _auto(rules.crisis.auto)
+        reduce_auto = Fraction(min(obstruction, rules.complex.obstruction_reduction))
+        auto |= {
+            "expected_obstruction_reduction": float(reduce_auto),
+            "expected_obstruction_reduction_exact": exact(reduce_auto),
+        }
+        choices.append(auto)
+        for t in sheet.talents:
+            extra = rules.crisis.repeated_talent if t.name in used else 0
+            row = talent_choice(t, t.level, d6, target, rules, extra_crisis=extra, cap=target + obstruction)
+            reduction = expected_reduction(d6, rules.levels.dice[t.level], obstruction, rules)
+            row |= {
+                "expected_obstruction_reduction": float(reduction),
+                "expected_obstruction_reduction_exact": exact(reduction),
+                "repeated": bool(extra),
+            }
+            choices.append(row)
+        answer["obstruction"] = obstruction
+        answer["decisive"] = [talent_choice(t, t.level, d6, obstruction, rules) for t in sheet.talents]
+    else:
+        answer["obstruction"] = obstruction
+        choices += [talent_choice(t, t.level, d6, obstruction, rules) for t in sheet.talents]
+    return answer
+
+
+def _attack_odds(
+    state: GameState,
+    *,
+    query: Mapping[str, Any],
+    sheet: Character,
+    situation: str,
+    advantage: int,
+    disadvantage: int,
+    answer: dict[str, Any],
+) -> dict[str, Any]:
+    rules = state.rules
+    people = participants(state)
+    side = people[sheet.name][0] if sheet.name in people else "characters"
+    target = query.get("target")
+    if target is None:
+        target = next((n for n, p in people.items() if p[0] != side), None)
+    if target not in people:
+        raise MalformedCommand(f"no target {target!r} to attack", code="unknown_character", path="target")
+    ability = str(query.get("ability", rules.defences.default_ability))
+    base = defences(people[str(target)][1], rules)[ability]
+    d6 = final_d6(base, advantage, disadvantage, rules)
+    flow = state.scene.conflict.flow if state.scene is not None and state.scene.conflict is not None else 0
+    sign = 1 if side == "characters" else -1
+    guard = max(rules.conflict.guard_minimum, rules.conflict.guard - sign * flow)
+    against = guard if situation == "decisive_attack" else rules.roll.target
+    answer |= {"target": target, "ability": ability, "against": against}
+    answer["choices"] = [
+        talent_choice(t, t.level, d6, against, rules, cap=max(against, rules.roll.target))
+        for t in sheet.talents
+    ]
+    return answer
