@@ -1,0 +1,144 @@
+"""Invoke advice (AS-ODDS-3): every legal Dice Pool for a Hero's Test, ranked by P(success).
+
+A choice is one Trait, one Background and one Aid (each optional, AS-POOL-1) plus the items Invoked by
+narration (none, one, or two for exceptional narration; AS-POOL-2/3). Choices that use the same set of items
+make the same pool, so each set is listed once. The ranking is by P(success), then expected Successes, then
+fewer items used — the smallest pool that does the job comes first among equals.
+
+>>> from .sheet import Hero
+>>> susan = Hero(name="Susan", skills={"Athletics": 3}, traits={"Agility": 3, "Strength": 2},
+...              backgrounds={"Avanus": 1})
+>>> best = advise(susan, skill="Athletics", narration="narrated")[0]
+>>> (best.trait, best.background, best.invoke, best.pool)
+('Agility', 'Avanus', ('Strength',), 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from .commands import TestSpec
+from .odds import distribution_rows, exact, successes
+from .pool import Item, prepare_test
+from .rules import Narration, Rules, default_rules
+from .sheet import ITEM_KIND, POOL_KINDS, Hero
+
+__all__ = ["Choice", "advise"]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal Dice Pool for the Test, with its exact odds."""
+
+    trait: str | None
+    background: str | None
+    aid: str | None
+    invoke: tuple[str, ...]
+    pool: int
+    target: int
+    required: int
+    p_success: Fraction
+    expected: Fraction
+    items: int
+
+    def to_json(self, rules: Rules) -> dict[str, Any]:
+        """The shape of docs/state-views.md: items, pool, P(success) and the Successes distribution."""
+        return {
+            "trait": self.trait,
+            "background": self.background,
+            "aid": self.aid,
+            "invoke": list(self.invoke),
+            "pool": self.pool,
+            "p_success": float(self.p_success),
+            "p_success_exact": exact(self.p_success),
+            "expected_successes": float(self.expected),
+            "expected_successes_exact": exact(self.expected),
+            "distribution": distribution_rows(successes(rules, self.target, self.pool)),
+        }
+
+
+def _options(names: list[str], most: int) -> Iterator[tuple[str, ...]]:
+    """Subsets of up to ``most`` names, largest first, so a shared set is listed with its slots filled."""
+    for size in range(most, -1, -1):
+        yield from combinations(names, size)
+
+
+def _assignments(hero: Hero, rules: Rules, narration: Narration) -> Iterator[tuple[list[Item], list[Item]]]:
+    """Every (chosen, invoked) pair of items the rules allow, chosen per kind then Invoked from the rest."""
+    every = [
+        Item(ITEM_KIND[kind], name, hero.ratings(kind)[name])
+        for kind in POOL_KINDS
+        for name in sorted(hero.ratings(kind))
+    ]
+    allowed = rules.invokes.allowed(narration)
+
+    def per_kind(index: int) -> Iterator[list[Item]]:
+        if index == len(POOL_KINDS):
+            yield []
+            return
+        mine = [item for item in every if item.kind == ITEM_KIND[POOL_KINDS[index]]]
+        for picked in _options([item.name for item in mine], rules.pool.per_kind):
+            chosen = [item for item in mine if item.name in picked]
+            for rest in per_kind(index + 1):
+                yield chosen + rest
+
+    for chosen in per_kind(0):
+        remaining = [item for item in every if item not in chosen]
+        for count in range(allowed + 1):
+            for invoked in combinations(remaining, count):
+                yield chosen, list(invoked)
+
+
+def advise(
+    hero: Hero,
+    *,
+    skill: str | None = None,
+    conviction: str | None = None,
+    difficulty: int | None = None,
+    required: int | None = None,
+    narration: Narration = "none",
+    rules: Rules | None = None,
+) -> list[Choice]:
+    """AS-ODDS-3: every distinct legal Dice Pool for this Test, best first.
+
+    The Test itself is checked as a Test would be (the Skill or Conviction must be the Hero's), so a query
+    for a Test that could not be rolled is refused the same way.
+    """
+    rules = rules or default_rules()
+    base = prepare_test(
+        TestSpec(
+            hero=hero.name, skill=skill, conviction=conviction, difficulty=difficulty, required=required
+        ),
+        hero,
+        rules,
+    )
+    seen: set[frozenset[tuple[str, str]]] = set()
+    choices = []
+    for chosen, invoked in _assignments(hero, rules, narration):
+        key = frozenset((item.kind, item.name) for item in chosen + invoked)
+        if key in seen:
+            continue
+        seen.add(key)
+        pool = sum(item.rating for item in chosen + invoked)
+        dist = successes(rules, base.target, pool)
+        slot = {item.kind: item.name for item in chosen}
+        choices.append(
+            Choice(
+                slot.get("trait"),
+                slot.get("background"),
+                slot.get("aid"),
+                tuple(item.name for item in invoked),
+                pool,
+                base.target,
+                base.required,
+                dist.p_at_least(base.required),
+                dist.mean(),
+                len(key),
+            )
+        )
+    choices.sort(key=lambda c: (-c.p_success, -c.expected, c.items, c.pool))
+    return choices

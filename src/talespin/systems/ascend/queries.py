@@ -1,0 +1,157 @@
+"""Odds queries: what the table asks before anyone rolls (``odds(state, query)``).
+
+The query is a mapping; its ``kind`` picks the question (``advice`` when a ``hero`` is named):
+
+* ``advice`` — ``{"hero", "skill" | "conviction", "difficulty", "required", "narration", "limit"}``: every
+  legal Dice Pool ranked by P(success) (AS-ODDS-3), in the shape of docs/state-views.md;
+* ``test`` — ``{"rating", "difficulty", "pool", "required"}``: the Successes distribution (AS-ODDS-1);
+* ``opposed`` — ``{"attacker": {"rating", "difficulty", "pool"}, "defender": {...}}`` (AS-ODDS-2);
+* ``extended`` — ``{"rating", "difficulty", "pool", "goal", "limit"}``: Tests needed (AS-ODDS-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from ..errors import IllegalCommand, MalformedCommand
+from .advice import advise
+from .odds import extended_odds, opposed_odds, test_odds
+from .rule_ids import TEST_1
+from .rules import Narration
+from .state import AscendState
+
+__all__ = ["answer"]
+
+
+class _Query(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class AdviceQuery(_Query):
+    """AS-ODDS-3 for one hero's Test."""
+
+    kind: Literal["advice"] = "advice"
+    hero: StrictStr
+    skill: StrictStr | None = None
+    conviction: StrictStr | None = None
+    difficulty: StrictInt | None = None
+    required: StrictInt | None = None
+    narration: Narration = "none"
+    limit: StrictInt | None = Field(default=None, ge=1)
+
+
+class Side(_Query):
+    """A Test by its numbers: rating, Difficulty and pool size."""
+
+    rating: StrictInt
+    difficulty: StrictInt = 0
+    pool: StrictInt = Field(ge=0)
+
+    @property
+    def target(self) -> int:
+        """Target = rating − Difficulty."""
+        return self.rating - self.difficulty
+
+
+class TestQuery(Side):
+    """AS-ODDS-1 for a Test by its numbers."""
+
+    kind: Literal["test"]
+    required: StrictInt | None = Field(default=None, ge=1)
+
+
+class OpposedQuery(_Query):
+    """AS-ODDS-2 for two sides by their numbers."""
+
+    kind: Literal["opposed"]
+    attacker: Side
+    defender: Side
+
+
+class ExtendedQuery(Side):
+    """AS-ODDS-2 for an extended Test of equal steps."""
+
+    kind: Literal["extended"]
+    goal: StrictInt = Field(ge=1)
+    limit: StrictInt | None = Field(default=None, ge=1)
+
+
+_QUERIES: dict[str, type[_Query]] = {
+    "advice": AdviceQuery,
+    "test": TestQuery,
+    "opposed": OpposedQuery,
+    "extended": ExtendedQuery,
+}
+
+
+def _parse(query: Mapping[str, Any]) -> _Query:
+    if not isinstance(query, Mapping):
+        raise MalformedCommand("an odds query is a mapping", code="bad_query", path="")
+    kind = query.get("kind", "advice" if "hero" in query else None)
+    model = _QUERIES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        known = ", ".join(_QUERIES)
+        raise MalformedCommand(
+            f"unknown odds query kind {kind!r}; expected one of: {known}", code="bad_query", path="kind"
+        )
+    try:
+        return model.model_validate({**query, "kind": kind})
+    except ValidationError as error:
+        first = error.errors()[0]
+        path = ".".join(str(p) for p in first["loc"])
+        raise MalformedCommand(f"odds query {path}: {first['msg']}", code="bad_query", path=path) from None
+
+
+def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
+    hero = state.hero(query.hero)
+    if hero is None:
+        raise IllegalCommand(f"no hero called {query.hero!r}", rule=TEST_1, code="unknown_hero", path="hero")
+    choices = advise(
+        hero,
+        skill=query.skill,
+        conviction=query.conviction,
+        difficulty=query.difficulty,
+        required=query.required,
+        narration=query.narration,
+        rules=state.rules,
+    )
+    shown = choices if query.limit is None else choices[: query.limit]
+    first = choices[0]
+    tested = {"skill": query.skill} if query.skill is not None else {"conviction": query.conviction}
+    return {
+        "hero": hero.name,
+        **tested,
+        "narration": query.narration,
+        "target": first.target,
+        "required": first.required,
+        "choices": len(choices),
+        "advice": [choice.to_json(state.rules) for choice in shown],
+    }
+
+
+def answer(state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON answer to one odds query (see the module docstring for the kinds)."""
+    parsed = _parse(query)
+    rules = state.rules
+    if isinstance(parsed, AdviceQuery):
+        return _advice(state, parsed)
+    if isinstance(parsed, TestQuery):
+        return {
+            "kind": "test",
+            **test_odds(rules, target=parsed.target, pool=parsed.pool, required=parsed.required).to_json(),
+        }
+    if isinstance(parsed, OpposedQuery):
+        a, d = parsed.attacker, parsed.defender
+        body = opposed_odds(rules, (a.target, a.pool), (d.target, d.pool)).to_json()
+        return {
+            "kind": "opposed",
+            "attacker": {"target": a.target, "pool": a.pool},
+            "defender": {"target": d.target, "pool": d.pool},
+            **body,
+        }
+    assert isinstance(parsed, ExtendedQuery)  # the last kind of _QUERIES
+    odds = extended_odds(rules, target=parsed.target, pool=parsed.pool, goal=parsed.goal, limit=parsed.limit)
+    return {"kind": "extended", "target": parsed.target, "pool": parsed.pool, **odds.to_json()}

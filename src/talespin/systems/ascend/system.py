@@ -1,0 +1,64 @@
+"""``SYSTEM``: Ascend behind the :class:`~talespin.systems.protocol.RuleSystem` protocol.
+
+The table and the CLI reach Ascend only through this object (found by ``get_system("ascend")``); each
+method hands over to the module that owns the concept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import Rng
+from ..protocol import Command, Event, Role
+from .engine import decide
+from .queries import answer
+from .sheet import check_hero
+from .state import AscendState, evolve, new_state
+from .view import actor, redact, view
+
+__all__ = ["SYSTEM", "AscendSystem"]
+
+
+class AscendSystem:
+    """The rules of Ascend as pure functions over frozen :class:`~.state.AscendState`."""
+
+    name = "ascend"
+    aliases: tuple[str, ...] = ("cn-ascend",)
+
+    def new_state(self, setup: Mapping[str, Any]) -> AscendState:
+        """The starting state from ``{"variant": {...}, "heroes": [sheets]}``."""
+        return new_state(setup)
+
+    def decide(self, state: AscendState, command: Command, rng: Rng) -> list[Event]:
+        """The events one command causes, or a RulesError with nothing changed."""
+        return decide(state, command, rng)
+
+    def evolve(self, state: AscendState, event: Event) -> AscendState:
+        """The state after one event."""
+        return evolve(state, event)
+
+    def view(self, state: AscendState, role: Role) -> dict[str, Any]:
+        """The state as JSON, as a GM or a player may see it."""
+        return view(state, role)
+
+    def redact(self, event: Event) -> Event | None:
+        """An event as a player may see it (a blind roll reduced to its hero)."""
+        return redact(event)
+
+    def actor(self, command: Command) -> str | None:
+        """The hero a command acts for; ``None`` for the Storyteller's commands."""
+        return actor(command)
+
+    def validate_sheet(self, sheet: Any) -> dict[str, Any]:
+        """``{"valid", "cost": None, "errors": [{"rule", "path", "message"}]}`` (no cost in Ascend)."""
+        errors = check_hero(sheet)
+        return {"valid": not errors, "cost": None, "errors": errors}
+
+    def odds(self, state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:
+        """The answer to an odds query: ranked Dice Pools for a hero's Test, or odds by the numbers."""
+        return answer(state, query)
+
+
+SYSTEM = AscendSystem()
+"""The one instance the registry hands out."""
