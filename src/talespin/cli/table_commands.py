@@ -1,11 +1,81 @@
-"""Placeholder registered by the CLI; filled in by its own module's work."""
+"""``talespin serve`` (the live game table over HTTP) and ``talespin verify`` (audit an exported record)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.table import Table
+
+from ..table import verify_export
+from .output import EXIT_INVALID, console, emit, fail
 
 __all__ = ["register"]
 
+_STATUS_STYLE = {"verified": "green", "mismatch": "bold red", "pending": "yellow"}
+
+
+def serve(
+    db: Annotated[str, typer.Option("--db", help="Store URL: a SQLite file path/URL or postgresql://…")] = (
+        "sqlite:///talespin.db"
+    ),
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+) -> None:
+    """Run the game table: the HTTP API, live updates and the browser pages."""
+    import uvicorn  # noqa: PLC0415 - the server loads only for this command
+
+    from ..web import create_app  # noqa: PLC0415
+
+    app = create_app(db)
+    shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    console.print(
+        f"[bold]talespin table[/] on [bold cyan]http://{shown}:{port}/[/]  (store: {db})", highlight=False
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def _render(report: dict[str, Any]) -> None:
+    table = Table(title="talespin verify")
+    for column in ("version", "what", "dice", "seed", "status", "detail"):
+        table.add_column(column)
+    for row in [*report["seeds"], *report["rolls"]]:
+        style = _STATUS_STYLE.get(row["status"], "")
+        seed = "" if row["seed_number"] is None else f"#{row['seed_number']}"
+        status = f"[{style}]{row['status']}[/]"
+        table.add_row(str(row["version"]), row["what"], row["dice"], seed, status, row["detail"])
+    console.print(table)
+    verdict = (
+        "[bold green]all verified[/]" if report["ok"] else f"[bold red]{report['mismatches']} mismatch(es)[/]"
+    )
+    console.print(
+        f"{verdict}: {report['verified']} verified, {report['pending']} pending, "
+        f"{report['mismatches']} mismatched"
+    )
+
+
+def verify(
+    export: Annotated[Path, typer.Argument(help="A JSON export of a campaign (the GM's, for a full check).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """Re-derive every server roll of an exported record from its revealed seeds."""
+    try:
+        record = json.loads(export.read_text(encoding="utf-8"))
+        if not isinstance(record, dict):
+            raise ValueError("the file holds no JSON object")
+        report = verify_export(record).to_json()
+    except (OSError, UnicodeDecodeError) as error:
+        fail("unreadable", f"cannot read {export}: {error}", as_json)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        fail("bad_export", f"{export} is not a talespin export: {error}", as_json)
+    emit(report, as_json, lambda: _render(report))
+    if not report["ok"]:
+        raise typer.Exit(EXIT_INVALID)
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``serve`` and ``verify`` to ``app``."""
+    app.command("serve")(serve)
+    app.command("verify")(verify)

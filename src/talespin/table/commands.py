@@ -63,8 +63,8 @@ def first_events(name: str, system: str, variant: Mapping[str, Any], seed: bytes
 
 def _commit(number: int, seed: bytes) -> list[NewEvent]:
     return [
-        NewEvent("SeedDrawn", {"commitment": number, "seed": seed.hex()}, "server"),
-        NewEvent("SeedCommitted", {"commitment": number, "sha256": commitment(seed)}),
+        NewEvent("SeedDrawn", {"number": number, "seed": seed.hex()}, "server"),
+        NewEvent("SeedCommitted", {"number": number, "commitment": commitment(seed)}),
     ]
 
 
@@ -76,7 +76,7 @@ def rotate_seed(ledger: Ledger, draw_seed: SeedSource) -> tuple[list[NewEvent], 
         events.append(
             NewEvent(
                 "SeedRevealed",
-                {"commitment": current.number, "seed": current.seed.hex(), "sha256": current.sha256},
+                {"number": current.number, "seed": current.seed.hex(), "commitment": current.sha256},
             )
         )
     number = max(ledger.seeds, default=0) + 1
@@ -138,7 +138,9 @@ def _decide_table(
             raise IllegalCommand("there is nothing to undo", code="nothing_to_undo")
         target = candidates[-1]
         undone = NewEvent(
-            "EntryUndone", {"entry": target.version, "do": target.command.get("do")}, target.visibility
+            "EntryUndone",
+            {"entry": target.version, "undone": target.version, "do": target.command.get("do")},
+            target.visibility,
         )
         return [_issued(command, viewer, "table", None), undone]
     rotation, _, _ = rotate_seed(ledger, draw_seed)
@@ -166,7 +168,7 @@ def _decide_system(
     rng = HmacRng(seed_bytes, ledger.campaign_id, ledger.version + 1)
     events = system.decide(ledger.state, command, rng)
     dice = "server" if rng.used else ("physical" if "faces" in command else "none")
-    issued = _issued(command, viewer, "system", actor, dice=dice, commitment=number if rng.used else None)
+    issued = _issued(command, viewer, "system", actor, dice=dice, seed_number=number if rng.used else None)
     after: list[NewEvent] = []
     if do == "end_scene":
         after = rotate_seed(ledger, draw_seed)[0]

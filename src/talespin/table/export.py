@@ -47,9 +47,9 @@ def _describe(event: dict[str, Any]) -> str:
     if kind == "NoteAdded":
         return f"note by {data.get('by')}: {data.get('text')}"
     if kind == "SeedCommitted":
-        return f"seed #{data.get('commitment')} committed: sha256 `{data.get('sha256')}`"
+        return f"seed #{data.get('number')} committed: sha256 `{data.get('commitment')}`"
     if kind == "SeedRevealed":
-        return f"seed #{data.get('commitment')} revealed: `{data.get('seed')}`"
+        return f"seed #{data.get('number')} revealed: `{data.get('seed')}`"
     if kind == "EntryUndone":
         return f"undid entry {data.get('entry')} ({data.get('do')})"
     details = ", ".join(f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items())

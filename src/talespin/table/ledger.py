@@ -180,7 +180,7 @@ class Ledger:
         elif kind == "SeedDrawn":
             self._seed(data).seed = bytes.fromhex(str(data["seed"]))
         elif kind == "SeedCommitted":
-            self._seed(data).sha256 = str(data["sha256"])
+            self._seed(data).sha256 = str(data["commitment"])
         elif kind == "SeedRevealed":
             seed = self._seed(data)
             seed.seed, seed.revealed = bytes.fromhex(str(data["seed"])), True
@@ -202,8 +202,8 @@ class Ledger:
             self._entry_of[stored.version] = current.version
 
     def _seed(self, data: Mapping[str, Any]) -> Seed:
-        number = int(data["commitment"])
-        return self.seeds.setdefault(number, Seed(number, str(data.get("sha256", ""))))
+        number = int(data["number"])
+        return self.seeds.setdefault(number, Seed(number, str(data.get("commitment", ""))))
 
     def _rebuild_state(self) -> None:
         state = self.system.new_state({"variant": self.variant})

@@ -32,7 +32,7 @@ class Check:
     version: int
     what: str
     dice: str
-    commitment: int | None
+    seed_number: int | None
     status: str
     detail: str = ""
 
@@ -67,7 +67,7 @@ def _row(check: Check) -> dict[str, Any]:
         "version": check.version,
         "what": check.what,
         "dice": check.dice,
-        "commitment": check.commitment,
+        "seed_number": check.seed_number,
         "status": check.status,
         "detail": check.detail,
     }
@@ -104,11 +104,11 @@ def verify_export(record: Mapping[str, Any]) -> Verification:
     events = [_stored(campaign_id, raw) for raw in record["events"]]
     result = Verification()
     committed = {
-        int(e.data["commitment"]): str(e.data["sha256"]) for e in events if e.type == "SeedCommitted"
+        int(e.data["number"]): str(e.data["commitment"]) for e in events if e.type == "SeedCommitted"
     }
     revealed: dict[int, bytes] = {}
     for event in (e for e in events if e.type == "SeedRevealed"):
-        number, seed = int(event.data["commitment"]), bytes.fromhex(str(event.data["seed"]))
+        number, seed = int(event.data["number"]), bytes.fromhex(str(event.data["seed"]))
         ok = committed.get(number) == commitment(seed)
         if ok:
             revealed[number] = seed
@@ -131,7 +131,7 @@ def verify_export(record: Mapping[str, Any]) -> Verification:
 def _check(ledger: Ledger, head: StoredEvent, rest: list[StoredEvent], revealed: dict[int, bytes]) -> Check:
     command = dict(head.data["command"])
     dice = str(head.data.get("dice", "none"))
-    number = head.data.get("commitment")
+    number = head.data.get("seed_number")
     what = f"{command.get('do')}" + (f" ({head.actor})" if head.actor else "")
     row = (head.version, what, dice, number)
     if dice == "server":

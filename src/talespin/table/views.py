@@ -73,8 +73,8 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         ],
         "seeds": [
             {
-                "commitment": s.number,
-                "sha256": s.sha256,
+                "number": s.number,
+                "commitment": s.sha256,
                 "revealed": s.revealed,
                 "seed": s.seed.hex() if s.revealed and s.seed is not None else None,
             }

@@ -1,0 +1,74 @@
+"""The HTTP app: a FastAPI factory serving the table's API, its WebSocket and the browser pages.
+
+``create_app(store_url)`` opens (and migrates) the store, rebuilds every campaign's state by replay, and
+wires the routes. Sync route functions run in the server's thread pool; the table service serialises
+commands per campaign. See ``contracts.md`` ("The game table over HTTP") for the endpoints and
+:mod:`.errors` for how every failure maps to a status code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from ..store import open_store
+from ..table import TableService
+from ..table.fairness import draw_seed
+from .errors import install_error_handlers
+from .limits import MAX_BODY, BodyLimit
+from .live import Hub
+from .routes import api_router
+
+__all__ = ["STATIC", "create_app"]
+
+STATIC = Path(__file__).with_name("static")
+"""The browser pages, served at ``/``."""
+
+_PLACEHOLDER = "<!doctype html><title>talespin</title><p>The talespin table is running.</p>\n"
+
+
+def _static_dir() -> Path:
+    if not (STATIC / "index.html").exists():
+        STATIC.mkdir(parents=True, exist_ok=True)
+        (STATIC / "index.html").write_text(_PLACEHOLDER)
+    return STATIC
+
+
+def create_app(
+    store_url: str,
+    *,
+    schema: str | None = None,
+    max_body: int = MAX_BODY,
+    seeds: Callable[[], bytes] = draw_seed,
+) -> FastAPI:
+    """The whole app over the store at ``store_url`` (``sqlite:///talespin.db``, ``postgresql://…``)."""
+    store = open_store(store_url, schema=schema)
+    service = TableService(store, seeds=seeds)
+    hub = Hub()
+    service.listen(hub.publish)
+    service.load_all()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="talespin table",
+        version="1",
+        description="The live game table for Inciting Incident and Ascend.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.store = store
+    app.state.hub = hub
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    app.include_router(api_router(service, hub))
+    app.mount("/", StaticFiles(directory=_static_dir(), html=True), name="static")
+    return app

@@ -1,0 +1,111 @@
+"""Every error becomes the same JSON body, ``{"error": {"code", "message", ...}}``, with its HTTP status.
+
+This is the one place where the engine's errors meet HTTP codes:
+
+==========================================  ======
+error                                       status
+==========================================  ======
+no token, unknown token (``Unauthorized``)  401
+token may not do that (``Forbidden``)       403
+unknown campaign (``CampaignNotFound``)     404
+stale ``expected_version`` (``StaleVersion``, store ``VersionConflict``)  409
+body over the cap (:mod:`.limits`)          413
+malformed or illegal (``RulesError``, ``DiceError``, bad JSON)  422
+==========================================  ======
+
+A 422 body always has ``rule`` (``null`` when no numbered rule applies).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from ..dice import DiceError
+from ..store.port import StoreError, UnknownCampaign, VersionConflict
+from ..systems import RulesError
+from ..table.errors import CampaignNotFound, Forbidden, StaleVersion, TableError, Unauthorized
+
+__all__ = ["error_body", "install_error_handlers", "status_of"]
+
+_STATUS: dict[type[Exception], int] = {
+    Unauthorized: 401,
+    Forbidden: 403,
+    CampaignNotFound: 404,
+    UnknownCampaign: 404,
+    StaleVersion: 409,
+    VersionConflict: 409,
+    RulesError: 422,
+    DiceError: 422,
+}
+
+
+def status_of(error: Exception) -> int:
+    """The HTTP status of one of the engine's errors (422 for anything malformed or illegal)."""
+    for kind in type(error).__mro__:
+        if kind in _STATUS:
+            return _STATUS[kind]
+    return 422
+
+
+def error_body(error: Exception) -> dict[str, Any]:
+    """The contract's ``{"error": {...}}`` for one of the engine's errors."""
+    if isinstance(error, RulesError):
+        return {"error": error.to_json()}
+    if isinstance(error, DiceError):
+        body: dict[str, Any] = {"code": error.code, "rule": None, "message": error.message}
+        chain = getattr(error, "chain", None)
+        if chain is not None:
+            body["chain"] = chain
+        return {"error": body}
+    if isinstance(error, TableError):
+        return {"error": error.to_json()}
+    code = getattr(error, "code", "error")
+    return {"error": {"code": code, "message": str(error)}}
+
+
+def _engine_error(_request: Request, error: Exception) -> JSONResponse:
+    return JSONResponse(error_body(error), status_code=status_of(error))
+
+
+def _validation_error(_request: Request, error: Exception) -> JSONResponse:
+    details = error.errors() if isinstance(error, RequestValidationError) else []
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in d.get('loc', ()) if p != 'body') or 'body'}: {d.get('msg')}"
+        for d in details[:5]
+    )
+    body = {
+        "code": "malformed",
+        "rule": None,
+        "message": f"the request is not of the expected shape: {problems}",
+    }
+    return JSONResponse({"error": body}, status_code=422)
+
+
+_HTTP_CODES = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
+
+
+def _http_error(_request: Request, error: Exception) -> JSONResponse:
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    detail = error.detail if isinstance(error, HTTPException) else "error"
+    body = {"code": _HTTP_CODES.get(status, "http_error"), "message": str(detail)}
+    headers = getattr(error, "headers", None)
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map every error the app may meet to its JSON body and status."""
+    for kind in (TableError, RulesError, DiceError, StoreError):
+        app.add_exception_handler(kind, _engine_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)

@@ -1,0 +1,123 @@
+"""The API routes of the game table (see ``contracts.md``, "The game table over HTTP").
+
+Route functions are plain ``def``: the server runs them in its thread pool, and the table service serialises
+commands per campaign. Each one authenticates through the bearer token, calls the service, and returns JSON;
+errors travel as exceptions to :mod:`.errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Query, WebSocket
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..systems import MalformedCommand, get_system, system_names
+from ..table import TableService, Viewer, export_json, export_markdown
+from .live import Hub, serve_socket
+from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
+
+__all__ = ["api_router"]
+
+CampaignId = Annotated[str, PathParam(min_length=1, max_length=64)]
+_bearer = HTTPBearer(auto_error=False, description="The GM's or a player's token")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def api_router(service: TableService, hub: Hub) -> APIRouter:
+    """Every ``/api`` route, bound to one table service and its live hub."""
+    router = APIRouter()
+
+    def viewer(campaign_id: str, credentials: HTTPAuthorizationCredentials | None) -> Viewer:
+        return service.viewer(campaign_id, credentials.credentials if credentials else None)
+
+    @router.get("/api/health", tags=["meta"])
+    def health() -> dict[str, str]:
+        """A bare liveness check."""
+        return {"status": "ok"}
+
+    @router.get("/api/systems", tags=["meta"])
+    def systems() -> dict[str, list[str]]:
+        """The rule systems a campaign may use."""
+        return {"systems": system_names()}
+
+    @router.post("/api/campaigns", status_code=201, tags=["campaigns"])
+    def create_campaign(body: NewCampaign) -> dict[str, Any]:
+        """A new campaign: the GM token and the invite token are shown only here, once."""
+        made = service.create_campaign(body.name, body.system, body.variant)
+        return {
+            "id": made.id,
+            "gm_token": made.gm_token,
+            "invite_token": made.invite_token,
+            "version": made.version,
+            "gm_link": f"/table.html#campaign={made.id}&token={made.gm_token}",
+            "invite_link": f"/join.html#campaign={made.id}&invite={made.invite_token}",
+        }
+
+    @router.post("/api/campaigns/{campaign_id}/join", status_code=201, tags=["campaigns"])
+    def join(campaign_id: CampaignId, body: JoinRequest) -> dict[str, Any]:
+        """A player joins with the invite token and gets its own token."""
+        joined = service.join(campaign_id, body.invite_token, body.name)
+        return {"player_token": joined.player_token, "player_id": joined.player_id, "version": joined.version}
+
+    @router.post("/api/campaigns/{campaign_id}/commands", tags=["table"])
+    def command(campaign_id: CampaignId, body: CommandRequest, credentials: Credentials) -> dict[str, Any]:
+        """One command (``{"do": …}``) expected to follow ``expected_version``."""
+        who = viewer(campaign_id, credentials)
+        version, events = service.command(campaign_id, who, body.command, body.expected_version)
+        return {"version": version, "events": events}
+
+    @router.get("/api/campaigns/{campaign_id}/state", tags=["table"])
+    def state(campaign_id: CampaignId, credentials: Credentials) -> dict[str, Any]:
+        """The campaign as this token may see it, with its version."""
+        return service.state(campaign_id, viewer(campaign_id, credentials))
+
+    @router.get("/api/campaigns/{campaign_id}/events", tags=["table"])
+    def events(
+        campaign_id: CampaignId, credentials: Credentials, after: Annotated[int, Query(ge=0, le=2**53)] = 0
+    ) -> dict[str, Any]:
+        """The events after version ``after``, as this token may see them."""
+        who = viewer(campaign_id, credentials)
+        listed = service.events(campaign_id, who, after)
+        return {"version": service.ledger(campaign_id).version, "events": listed}
+
+    @router.get("/api/campaigns/{campaign_id}/export", tags=["table"], response_model=None)
+    def export(
+        campaign_id: CampaignId,
+        credentials: Credentials,
+        format: Annotated[Literal["json", "markdown"], Query()] = "json",
+    ) -> JSONResponse | PlainTextResponse:
+        """The whole session record as this token may see it, as JSON or Markdown."""
+        who = viewer(campaign_id, credentials)
+        with service.locked(campaign_id):
+            ledger = service.ledger(campaign_id)
+            if format == "markdown":
+                return PlainTextResponse(
+                    export_markdown(ledger, who), media_type="text/markdown; charset=utf-8"
+                )
+            return JSONResponse(export_json(ledger, who))
+
+    @router.post("/api/campaigns/{campaign_id}/odds", tags=["table"])
+    def odds(
+        campaign_id: CampaignId, credentials: Credentials, query: Annotated[dict[str, Any], Body()]
+    ) -> dict[str, Any]:
+        """The system's odds for a query (see docs/state-views.md) against the current state."""
+        return service.odds(campaign_id, viewer(campaign_id, credentials), query)
+
+    @router.post("/api/systems/{system}/validate", tags=["meta"])
+    def validate(system: Annotated[str, PathParam(max_length=64)], body: SheetRequest) -> dict[str, Any]:
+        """A character or hero sheet checked against every sheet rule: ``{"valid", "cost", "errors"}``."""
+        try:
+            rules = get_system(system)
+        except MalformedCommand as error:
+            return JSONResponse({"error": error.to_json()}, status_code=404)  # type: ignore[return-value]
+        return rules.validate_sheet(body.sheet)
+
+    @router.websocket("/api/campaigns/{campaign_id}/ws")
+    async def live(websocket: WebSocket, campaign_id: str) -> None:
+        """Each new event as this token may see it, in order; ``?after=n`` first sends what was missed."""
+        await serve_socket(websocket, service, hub, campaign_id)
+
+    return router
