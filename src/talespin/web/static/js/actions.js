@@ -44,6 +44,9 @@ export function mountActions(root, ctx) {
   const dis = h("input", { id: "disadvantage", type: "number", min: 0, value: "0", inputmode: "numeric" });
   const faces = h("input", { id: "faces", placeholder: "e.g. 6,2; 3; 4; 5; 1; 8,1", autocomplete: "off" });
   const blind = h("input", { id: "blind", type: "checkbox" });
+  const targetSel = h("select", { id: "attack-target" });
+  const abilitySel = h("select", { id: "attack-ability" }, ["nimbleness", "fortitude", "perseverance"].map((a) => h("option", { value: a }, a)));
+  const attackRow = h("div.row", { hidden: true }, h("label", "Target", targetSel), h("label", "Through", abilitySel));
   const list = h("div.actions", { id: "choices", "aria-live": "polite" });
   const chart = h("div", { id: "chart" });
   const heading = h("h2", "Actions");
@@ -54,11 +57,14 @@ export function mountActions(root, ctx) {
   const physical = h("details", h("summary", "Physical dice"),
     h("label", "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”", faces));
   const blindRow = h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll (players see only that a roll happened)");
-  fill(root, heading, controls, list, chart, physical, blindRow);
+  fill(root, heading, controls, attackRow, list, chart, physical, blindRow);
+  let people = [];
 
   actorSel.addEventListener("change", load);
   adv.addEventListener("change", load);
   dis.addEventListener("change", load);
+  targetSel.addEventListener("change", load);
+  abilitySel.addEventListener("change", load);
 
   async function load() {
     const character = actorSel.value;
@@ -67,13 +73,33 @@ export function mountActions(root, ctx) {
       fill(chart);
       return;
     }
+    const scene = ctx.view?.scene;
+    if (!scene || scene.kind === "cooperative") {
+      heading.textContent = "Actions";
+      fill(list, h("p.muted", { id: "no-actions" }, scene ? "A cooperative scene: no obstacles, no rolls." : "No scene in play: nothing to roll for yet."));
+      fill(chart);
+      return;
+    }
     const mine = ++seq;
     const query = { character };
     if (Number(adv.value) > 0) query.advantage = Number(adv.value);
     if (Number(dis.value) > 0) query.disadvantage = Number(dis.value);
+    if (!attackRow.hidden && targetSel.value) {
+      query.target = targetSel.value;
+      query.ability = abilitySel.value;
+    }
     try {
       const odds = await ctx.table.odds(query);
       if (mine !== seq) return;
+      if (/attack/.test(odds.situation || "")) {
+        const decisive = await ctx.table.odds({ ...query, target: odds.target, ability: odds.ability, situation: "decisive_attack" });
+        if (mine !== seq) return;
+        odds.decisive = decisive.choices;
+        odds.decisive_against = decisive.against;
+        showAttack(odds);
+      } else {
+        attackRow.hidden = true;
+      }
       lastOdds = odds;
       show(odds);
     } catch (err) {
@@ -93,11 +119,14 @@ export function mountActions(root, ctx) {
       fill(chart);
       return;
     }
-    const key = (c) => `${c.choice}:${c.talent || ""}:${c.target || ""}:${c.ability || ""}`;
-    if (!chosen || !choices.some((c) => key(c) === chosen)) chosen = key(choices.find((c) => c.choice !== "auto") || choices[0]);
-    fill(list, choices.map((c) => {
+    const decisiveDo = /attack/.test(situation) ? "decisive_attack" : "decisive_action";
+    const all = [...choices.map((c) => ({ ...c, do: situation })),
+      ...(odds.decisive || []).map((c) => ({ ...c, do: decisiveDo, label: `Decisive: ${c.label || c.talent}` }))];
+    const key = (c) => `${c.do}:${c.choice}:${c.talent || ""}`;
+    if (!chosen || !all.some((c) => key(c) === chosen)) chosen = key(all.find((c) => c.choice !== "auto") || all[0]);
+    fill(list, all.map((c) => {
       const isChosen = key(c) === chosen;
-      return h(`div.action${isChosen ? ".chosen" : ""}`, { "data-choice": c.choice, "data-talent": c.talent || "" },
+      return h(`div.action${isChosen ? ".chosen" : ""}`, { "data-do": c.do, "data-choice": c.choice, "data-talent": c.talent || "" },
         h("div",
           h("div.title", c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`)),
           h("div.odds", h("strong", oddsText(c)), diceText(c) ? ` · ${diceText(c)}` : "")),
@@ -106,10 +135,10 @@ export function mountActions(root, ctx) {
             type: "button", "aria-pressed": isChosen ? "true" : "false",
             onclick: () => { chosen = key(c); show(odds); },
           }, "Odds chart") : null,
-          h("button.small", { type: "button", class: "act", onclick: () => act(situation, c) },
+          h("button.small", { type: "button", class: "act", onclick: () => act(c.do, c, odds) },
             c.choice === "auto" ? "Take it" : "Roll")));
     }));
-    const pick = choices.find((c) => key(c) === chosen);
+    const pick = all.find((c) => key(c) === chosen);
     if (pick && pick.distribution) {
       fill(chart, h("p.small.muted", `${pick.label || pick.talent}: chance of each total (success shaded)`),
         distributionChart(pick.distribution, { threshold: pick.against ?? 20, capped: true, title: `Distribution of ${pick.label}` }));
@@ -118,12 +147,23 @@ export function mountActions(root, ctx) {
     }
   }
 
-  async function act(situation, choice) {
-    const command = choice.command ? { ...choice.command } : { do: situation, character: actorSel.value };
-    if (!choice.command) {
-      if (choice.choice === "auto") command.choice = "auto";
-      else command.talent = choice.talent;
-      for (const k of ["target", "ability"]) if (choice[k] !== undefined) command[k] = choice[k];
+  function showAttack(odds) {
+    attackRow.hidden = false;
+    const mySide = (people.find((p) => p.name === actorSel.value) || {}).side;
+    const others = people.filter((p) => p.side !== mySide).map((p) => p.name);
+    const was = odds.target;
+    fill(targetSel, others.map((n) => h("option", { value: n }, n)));
+    if (others.includes(was)) targetSel.value = was;
+    abilitySel.value = odds.ability || abilitySel.value;
+  }
+
+  async function act(what, choice, odds) {
+    const command = { do: what, character: actorSel.value };
+    if (choice.choice === "auto") command.choice = "auto";
+    else command.talent = choice.talent;
+    if (/attack/.test(what)) {
+      command.target = odds.target;
+      command.ability = odds.ability;
     }
     if (choice.choice !== "auto") {
       if (Number(adv.value) > 0) command.advantage = Number(adv.value);
@@ -142,6 +182,8 @@ export function mountActions(root, ctx) {
 
   return {
     refresh(view, actors) {
+      const enemies = (view.scene?.conflict?.enemies || []).filter((e) => !e.out).map((e) => ({ name: e.name, side: "opposition" }));
+      people = [...(view.characters || []).map((c) => ({ name: c.name, side: "characters" })), ...enemies];
       const current = actorSel.value;
       fill(actorSel, actors.map((name) => h("option", { value: name }, name)));
       if (actors.includes(current)) actorSel.value = current;

@@ -112,6 +112,7 @@ export function mountGm(root, ctx) {
       h("button.secondary", { type: "button", id: "gm-end-conflict", onclick: () => send({ do: "end_conflict" }) }, "End the conflict"))) : null;
 
   // Notes, characters, undo.
+  const undoButton = h("button.danger", { type: "button", id: "gm-undo", onclick: () => send({ do: "undo" }) }, "Undo the last entry");
   const note = h("input", { id: "gm-note", placeholder: "The door is trapped" });
   const noteGm = h("input", { id: "gm-note-private", type: "checkbox", checked: true });
   const sheet = h("textarea", { id: "gm-sheet", placeholder: ii ? '{"name": "Guard", "abilities": {...}, "talents": [...]}' : '{"name": "Ghoul", "skills": {...}}' });
@@ -128,13 +129,16 @@ export function mountGm(root, ctx) {
         try { parsed = parseLoose(sheet.value); } catch (err) { ctx.say(err.message, "error"); return; }
         return send({ do: "add_character", sheet: parsed });
       } }, "Add")),
-    h("div.row", h("button.danger", { type: "button", id: "gm-undo", onclick: () => send({ do: "undo" }) }, "Undo the last entry")));
+    h("div.row", undoButton));
 
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
     h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, extraBox));
 
   return {
-    refresh(view) {
+    refresh(view, undoable, log) {
+      const li = undoable === null || undoable === undefined ? null : log?.items.get(undoable);
+      undoButton.disabled = undoable === null || undoable === undefined;
+      undoButton.textContent = li ? `Undo #${undoable} (${(li.dataset.do || "entry").replace(/_/g, " ")})` : "Undo the last entry";
       const names = (view.characters || view.heroes || []).map((c) => c.name || c.sheet?.name);
       const was = charSel.value;
       fill(charSel, h("option", { value: "" }, "the group"), names.map((n) => h("option", { value: n }, n)));

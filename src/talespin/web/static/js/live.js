@@ -4,7 +4,7 @@
 export class LiveFeed {
   /**
    * @param {import("./api.js").Table} table
-   * @param {(events: object[]) => void} onEvents called with new events, in version order, never twice
+   * @param {(events: object[]) => void} onEvents called with new events, in version order, never twice (each event has its own version)
    * @param {(up: boolean) => void} onStatus
    */
   constructor(table, onEvents, onStatus = () => {}) {
@@ -23,11 +23,10 @@ export class LiveFeed {
   accept(events) {
     const fresh = [];
     for (const ev of events || []) {
-      const key = eventKey(ev);
-      if (this.seen.has(key)) continue;
-      this.seen.add(key);
-      fresh.push(ev);
       const v = Number(ev.version);
+      if (this.seen.has(v)) continue;
+      this.seen.add(v);
+      fresh.push(ev);
       if (Number.isFinite(v)) this.after = Math.max(this.after, v);
     }
     if (fresh.length) this.onEvents(fresh);
@@ -107,10 +106,4 @@ export class LiveFeed {
     this.stopPolling();
     if (this.socket) this.socket.close();
   }
-}
-
-/** Events are unique by version and position within it (one command may log several events). */
-export function eventKey(ev) {
-  const inner = ev.event || ev;
-  return `${ev.version}:${ev.index ?? ev.seq ?? ""}:${inner.type}:${JSON.stringify(inner.data ?? {}).length}`;
 }

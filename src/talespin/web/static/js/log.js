@@ -55,11 +55,12 @@ export function describe(type, d = {}) {
       return `${who(d)} tested ${item}: ${s(d.successes ?? 0, "success", "successes")} on ${d.pool ?? (d.faces || []).length}d10, target ${d.target}${res}.`;
     }
     case "Narrated": case "OutcomeNarrated": return `${who(d)}: ${d.text || "a narrated outcome"}.`;
-    case "NoteAdded": case "NoteTaken": case "Note": return `Note: ${d.text}`;
-    case "CommandUndone": case "Undone": case "EntryUndone": return `The GM undid entry ${d.version ?? d.undone ?? d.target ?? ""}.`;
-    case "ScenePledged": case "SeedCommitted": case "FairnessCommitted": case "CommitmentMade":
-      return `Fair dice: the server committed to this scene's seed (${short(d.commitment || d.hash)}).`;
-    case "SeedRevealed": case "FairnessRevealed": return `Fair dice: the seed was revealed (${short(d.seed)}).`;
+    case "NoteAdded": return `Note: ${d.text}`;
+    case "EntryUndone": return `The GM undid entry #${d.entry}${d.do ? ` (${String(d.do).replace(/_/g, " ")})` : ""}.`;
+    case "CampaignCreated": return `The campaign “${d.name}” was created.`;
+    case "PlayerJoined": return `${d.name} joined the table.`;
+    case "SeedCommitted": return `Fair dice: the server committed to seed ${d.number ?? d.commitment} (SHA-256 ${short(typeof d.commitment === "string" ? d.commitment : d.sha256)}).`;
+    case "SeedRevealed": return `Fair dice: seed ${d.number ?? d.commitment} revealed (${short(d.seed)}).`;
     default: return `${type}${Object.keys(d).length ? `: ${compact(d)}` : ""}`;
   }
 }
@@ -73,22 +74,77 @@ function compact(d) {
     .join(", ");
 }
 
+/** A command as words: "simple obstacle — Ada rolls Piloting (+2 advantage, physical dice)". */
+export function describeCommand(c = {}) {
+  const what = String(c.do || "command").replace(/_/g, " ");
+  const actor = c.character || c.hero || "";
+  const bits = [];
+  if (c.choice === "auto") bits.push("auto");
+  if (c.talent) bits.push(`rolls ${c.talent}`);
+  if (c.skill) bits.push(`tests ${c.skill}`);
+  if (c.conviction) bits.push(`tests ${c.conviction}`);
+  if (c.target && c.do !== "test") bits.push(`at ${c.target}`);
+  if (c.advantage) bits.push(`+${c.advantage} advantage`);
+  if (c.disadvantage) bits.push(`${c.disadvantage} disadvantage`);
+  if (c.faces) bits.push("physical dice");
+  if (c.visibility === "gm") bits.push("blind");
+  if (c.do === "note") return `note: ${c.text}`;
+  if (c.do === "add_character" || c.do === "add_hero") return `added ${c.sheet?.name || "a character"}`;
+  if (c.do === "start_scene" && c.kind) return `start ${c.kind} scene${c.difficulty ? ` (difficulty ${c.difficulty})` : ""}`;
+  return `${what}${actor ? ` — ${actor}` : ""}${bits.length ? ` ${bits.join(", ")}` : ""}`;
+}
+
 /**
- * One log entry: `entry` = {version, type, data, visibility, actor?, undone?, time?}.
+ * The log as entries: one list item per command (its "CommandIssued" line and every event it caused), so
+ * undoing an entry strikes the whole of it through. Events outside any entry get an item of their own.
  */
-export function entryEl(entry) {
-  const d = entry.data || {};
-  const classes = ["log-entry"];
-  if (entry.visibility === "gm") classes.push("gm-only");
-  if (entry.undone) classes.push("undone");
-  const meta = h("div.meta",
-    h("span", `#${entry.version}`),
-    entry.by ? h("span", entry.by) : null,
-    entry.time ? h("time", { datetime: entry.time }, new Date(entry.time).toLocaleTimeString()) : null,
-    entry.visibility === "gm" ? h("span.badge.gm", "GM only") : null,
-    entry.undone ? h("span.badge.bad", "undone") : null);
-  return h("li", {
-    class: classes.join(" "), "data-version": entry.version, "data-type": entry.type,
-    "data-actor": who(d) || undefined,
-  }, meta, h("div.what", h("span.type", describe(entry.type, d))), rollDiceEl(d));
+export class EntryLog {
+  constructor(listEl, { nameOf = (x) => x } = {}) {
+    this.list = listEl;
+    this.nameOf = nameOf;
+    this.items = new Map(); // entry version → <li>
+    this.seen = new Set(); // event versions
+    this.undone = new Set();
+  }
+
+  add(ev) {
+    if (this.seen.has(ev.version)) return false;
+    this.seen.add(ev.version);
+    const key = ev.entry ?? `solo-${ev.version}`;
+    let li = this.items.get(key);
+    if (!li) {
+      li = h("li.log-entry", { "data-entry": key, "data-version": ev.version },
+        h("div.meta", h("span", `#${ev.entry ?? ev.version}`)), h("div.what"), h("div.events"));
+      this.items.set(key, li);
+      this.list.prepend(li);
+    }
+    const d = ev.data || {};
+    if (ev.type === "CommandIssued") {
+      const cmd = d.command || {};
+      li.dataset.do = cmd.do || "";
+      const meta = li.querySelector(".meta");
+      meta.append(h("span.by", this.nameOf(d.by)));
+      if (ev.at) meta.append(h("time", { datetime: ev.at }, new Date(ev.at).toLocaleTimeString()));
+      if (d.dice === "physical") meta.append(h("span.badge", "physical dice"));
+      if (ev.visibility === "gm") meta.append(h("span.badge.gm", "GM only"));
+      li.querySelector(".what").append(h("span.type", `${this.nameOf(d.by)}: ${describeCommand(cmd)}`));
+    } else {
+      if (ev.visibility === "gm") li.classList.add("gm-only");
+      const actor = who(d);
+      if (actor) li.dataset.actor = actor;
+      li.querySelector(".events").append(h("div.event", { "data-type": ev.type, "data-version": ev.version },
+        describe(ev.type, d), rollDiceEl(d)));
+    }
+    if (ev.type === "EntryUndone") this.strike(d.entry);
+    if (this.undone.has(key)) this.strike(key);
+    return true;
+  }
+
+  strike(entry) {
+    this.undone.add(entry);
+    const li = this.items.get(entry);
+    if (!li || li.classList.contains("undone")) return;
+    li.classList.add("undone");
+    li.querySelector(".meta").append(h("span.badge.bad", "undone"));
+  }
 }

@@ -33,6 +33,7 @@ $("#create-form").addEventListener("submit", async (event) => {
     const made = await createCampaign(name, system, variant);
     const gm = made.gm_link || `/table.html#campaign=${made.id}&token=${made.gm_token}`;
     const invite = made.invite_link || `/join.html#campaign=${made.id}&invite=${made.invite_token}`;
+    localStorage.setItem(`talespin:invite:${made.id}`, invite);
     $("#gm-link").value = absolute(gm);
     $("#invite-link").value = absolute(invite);
     fill($("#gm-copy"), copyButton($("#gm-link"), "Copy GM link"));

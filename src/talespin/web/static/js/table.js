@@ -7,57 +7,39 @@ import { canonicalSystem, hashParams, SYSTEM_LABELS, Table } from "./api.js";
 import { verifySeed } from "./fairness.js";
 import { mountGm } from "./gm.js";
 import { LiveFeed } from "./live.js";
-import { entryEl } from "./log.js";
+import { EntryLog } from "./log.js";
 import { renderIiScene, renderPeople } from "./scene.js";
 import { $, copyButton, fill, h, toast } from "./ui.js";
 
 const params = hashParams();
 const table = new Table(params.campaign, params.token);
 const ctx = { table, version: 0, role: null, system: null, view: null, owned: [], name: "" };
-const entries = new Map(); // key → entry, in arrival order
-const undone = new Set();
-const fairness = []; // {version, commitment, seed, result}
 let actions = null;
 let ascend = null;
 let gm = null;
 
 // ---------- the shapes the service sends, read in one place ----------
+// state: {id, name, system, version, role, player_id, players: [{id, name}], owners: {character: player id
+// or null}, state: the system's view, notes, seeds: [{commitment, sha256, revealed, seed}], undoable}.
+// events: {version, type, data, visibility, actor, at, entry} — one version per event.
 
 function readState(res) {
-  const view = res.view || res.state || res;
-  const role = res.role || (res.player_id || res.player ? "player" : "gm");
-  const owned = res.owned || res.characters_owned || res.player?.characters || res.mine || [];
+  const view = res.state || res.view || {};
+  const owners = res.owners || {};
+  const players = Object.fromEntries((res.players || []).map((p) => [p.id, p.name]));
   return {
     version: Number(res.version ?? 0),
-    role,
+    role: res.role || "player",
     system: canonicalSystem(res.system || view.system),
-    name: res.name || res.campaign?.name || "",
+    name: res.name || "",
     view,
-    owned,
-    undone: res.undone || [],
-    inviteLink: res.invite_link || (res.invite_token ? `/join.html#campaign=${table.id}&invite=${res.invite_token}` : null),
-    player: res.player_name || res.player?.name || null,
+    owned: Object.keys(owners).filter((c) => res.player_id && owners[c] === res.player_id),
+    players,
+    player: res.player_id ? players[res.player_id] : null,
+    seeds: res.seeds || [],
+    undoable: res.undoable ?? null,
+    inviteLink: res.invite_link || null,
   };
-}
-
-export function readEvent(raw) {
-  const inner = raw.event || raw;
-  return {
-    version: Number(raw.version ?? inner.version ?? 0),
-    type: inner.type,
-    data: inner.data || {},
-    visibility: inner.visibility || raw.visibility || "public",
-    by: raw.by || raw.actor_name || raw.player || null,
-    time: raw.time || raw.at || null,
-    undone: Boolean(raw.undone || inner.undone),
-  };
-}
-
-function undoneTargets(ev) {
-  if (!/Undone|Undo/.test(ev.type || "")) return [];
-  const d = ev.data;
-  const list = d.versions || d.undone_versions || [d.version ?? d.undone ?? d.target ?? d.undone_version];
-  return list.filter((v) => v !== undefined && v !== null).map(Number);
 }
 
 // ---------- sending commands ----------
@@ -72,7 +54,7 @@ ctx.send = async (command) => {
     try {
       const res = await table.command(command, ctx.version);
       ctx.version = Math.max(ctx.version, Number(res.version ?? ctx.version));
-      if (Array.isArray(res.events)) addEvents(res.events.filter((e) => (e.version ?? e.event?.version) !== undefined));
+      if (Array.isArray(res.events)) addEvents(res.events);
       scheduleRefresh();
       return true;
     } catch (err) {
@@ -89,68 +71,45 @@ ctx.send = async (command) => {
 
 // ---------- the log ----------
 
-function entryKey(e, i) {
-  return `${e.version}:${e.type}:${i}`;
-}
+const nameOf = (by) => (by === "gm" ? "GM" : ctx.players?.[by] || "a player");
+const log = new EntryLog($("#log"), { nameOf });
 
-function addEvents(raws) {
-  const log = $("#log");
-  for (const raw of raws) {
-    const ev = readEvent(raw);
-    let i = 0;
-    while (entries.has(entryKey(ev, i)) && JSON.stringify(entries.get(entryKey(ev, i)).data) !== JSON.stringify(ev.data)) i++;
-    const key = entryKey(ev, i);
-    if (entries.has(key)) continue;
-    entries.set(key, ev);
-    for (const v of undoneTargets(ev)) undone.add(v);
-    if (ev.undone) undone.add(ev.version);
-    log.prepend(entryEl({ ...ev, undone: undone.has(ev.version) }));
-    noteFairness(ev);
+function addEvents(events) {
+  let seeds = false;
+  for (const ev of events) {
+    if (log.add(ev) && /^Seed/.test(ev.type)) seeds = true;
   }
-  strikeUndone();
-}
-
-function strikeUndone() {
-  for (const li of $("#log").children) {
-    const isUndone = undone.has(Number(li.dataset.version)) && !/Undone|Undo/.test(li.dataset.type);
-    if (isUndone && !li.classList.contains("undone")) {
-      li.classList.add("undone");
-      li.querySelector(".meta").append(h("span.badge.bad", "undone"));
-    }
-  }
+  if (seeds) scheduleRefresh();
 }
 
 // ---------- fair dice ----------
 
-function noteFairness(ev) {
-  const d = ev.data;
-  const commitment = d.commitment || d.seed_hash || d.hash;
-  if (commitment && !d.seed) fairness.push({ version: ev.version, commitment, seed: null, result: null });
-  if (d.seed) {
-    const open = [...fairness].reverse().find((f) => !f.seed && (!d.commitment || f.commitment === d.commitment));
-    const item = open || { version: ev.version, commitment: d.commitment || commitment, seed: null, result: null };
-    if (!open) fairness.push(item);
-    item.seed = d.seed;
-    verifySeed(d.seed, item.commitment).then((result) => { item.result = result; renderFairness(); });
-  }
-  renderFairness();
+/** A seed as {number, sha256, revealed, seed}, whichever way the service spells the number and the hash. */
+function readSeed(x) {
+  const hash = typeof x.commitment === "string" ? x.commitment : x.sha256;
+  const number = x.number ?? (typeof x.commitment === "number" ? x.commitment : null);
+  return { number, sha256: hash, revealed: Boolean(x.revealed), seed: x.seed || null };
 }
 
-function renderFairness() {
+async function renderFairness(rawSeeds) {
   const el = $("#fairness");
-  if (!fairness.length) {
-    fill(el, h("p.muted", "Fair dice: the server commits to each scene's seed when the scene starts."));
-    return;
-  }
-  const last = fairness[fairness.length - 1];
-  const verdict = !last.seed ? h("span.verdict", "seed revealed when the scene ends") :
-    !last.result ? h("span.verdict", "checking…") :
-      last.result.ok ? h("span.verdict.good", { id: "fair-verdict" }, "✓ SHA-256 of the revealed seed matches the commitment") :
-        h("span.verdict.bad", { id: "fair-verdict" }, `✗ mismatch: SHA-256 of the seed is ${last.result.computed}`);
-  fill(el, h("p", h("strong", "Fair dice "), verdict),
-    h("p", h("span.muted", "commitment "), h("code", { id: "fair-commitment" }, last.commitment)),
-    last.seed ? h("p", h("span.muted", "seed "), h("code", { id: "fair-seed" }, last.seed)) : null,
-    fairness.length > 1 ? h("p.small.muted", `${fairness.filter((f) => f.result?.ok).length} of ${fairness.filter((f) => f.seed).length} revealed seeds verified`) : null);
+  const seeds = rawSeeds.map(readSeed);
+  const revealed = seeds.filter((x) => x.revealed && x.seed);
+  const open = seeds.filter((x) => !x.revealed);
+  const checks = await Promise.all(revealed.map(async (x) => ({ ...x, result: await verifySeed(x.seed, x.sha256) })));
+  const last = checks[checks.length - 1];
+  const current = open[open.length - 1];
+  fill(el,
+    h("h3", "Fair dice"),
+    current ? h("p", h("span.muted", `Commitment ${current.number} (server rolls now): SHA-256 `),
+      h("code", { id: "fair-commitment" }, current.sha256)) : null,
+    last ? h("div", { id: "fair-check", "data-ok": String(last.result.ok) },
+      h("p", h("span.muted", `Seed ${last.number} revealed: `), h("code", { id: "fair-seed" }, last.seed)),
+      h("p", last.result.ok
+        ? h("span.verdict.good", { id: "fair-verdict" }, `✓ Verified in this browser: SHA-256 of the seed matches commitment ${last.number}`)
+        : h("span.verdict.bad", { id: "fair-verdict" }, `✗ Mismatch: SHA-256 of the seed is ${last.result.computed}, the commitment was ${last.sha256}`)),
+      checks.length > 1 ? h("p.small.muted", `${checks.filter((c) => c.result.ok).length} of ${checks.length} revealed seeds match their commitments.`) : null)
+      : h("p.small.muted", "The seed is revealed when the scene ends; this page then checks it against the commitment."));
 }
 
 // ---------- state and rendering ----------
@@ -170,12 +129,11 @@ async function refresh() {
     return;
   }
   ctx.version = Math.max(ctx.version, s.version);
-  for (const v of s.undone) undone.add(Number(v));
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name });
+  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable });
   if (first) setup(s);
   render();
-  strikeUndone();
+  renderFairness(s.seeds);
 }
 
 function setup(s) {
@@ -190,8 +148,9 @@ function setup(s) {
   if (s.role === "gm") {
     gm = mountGm($("#gm"), ctx);
     $("#gm").hidden = false;
-    if (s.inviteLink) {
-      $("#invite-link").value = new URL(s.inviteLink, location.origin).href;
+    const invite = s.inviteLink || localStorage.getItem(`talespin:invite:${table.id}`);
+    if (invite) {
+      $("#invite-link").value = new URL(invite, location.origin).href;
       fill($("#invite-copy"), copyButton($("#invite-link"), "Copy invite"));
       $("#invite-card").hidden = false;
     }
@@ -221,7 +180,7 @@ function render() {
     actions.refresh(view, actors());
   }
   renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned);
-  if (gm) gm.refresh(view);
+  if (gm) gm.refresh(view, ctx.undoable, log);
   $("#act").hidden = false;
 }
 
@@ -251,7 +210,6 @@ async function start() {
   }
   await refresh();
   if (ctx.role === null) return;
-  renderFairness();
   const feed = new LiveFeed(table, (events) => { addEvents(events); scheduleRefresh(); }, (up) => {
     const conn = $("#conn");
     conn.textContent = up ? "live" : "reconnecting…";
