@@ -1,9 +1,9 @@
 """Running a scene script: parsed mappings in, results out (no files are read here).
 
 A script is ``{"system": "ascend", "variant": {...}, "heroes": [sheets], "commands": [{do: ...}, ...]}``; the
-caller reads the file and replaces sheet paths by the sheets. Each command is decided and its events folded
-in order; a command the rules refuse stops the run with a :class:`ScriptError` that names its index. The
-result keeps one object per rolled or narrated command, each with its ``"do"``::
+caller reads the file and hands sheet paths to a ``load_hero`` callable. Each command is decided and its
+events folded in order; a command the rules refuse stops the run with a :class:`ScriptError` that names its
+index. The result keeps one object per rolled or narrated command, each with its ``"do"``::
 
     {"results": [{"do": "test", "target", "pool", "faces", "successes", "success", "margin", ...}, ...],
      "state": {...}, "events": [...]}
@@ -11,7 +11,7 @@ result keeps one object per rolled or narrated command, each with its ``"do"``::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...dice import Rng
@@ -23,7 +23,7 @@ from .view import view
 
 __all__ = ["ScriptError", "run_script"]
 
-_SCRIPT_KEYS = {"system", "variant", "heroes", "commands"}
+_SCRIPT_KEYS = {"system", "variant", "heroes", "commands", "description"}
 _NAMES = {"ascend", "cn-ascend"}
 _ROLL_KEYS = (
     "hero",
@@ -43,7 +43,9 @@ class ScriptError(RulesError):
     """A command of a script was refused; ``command_index`` is its 0-based position in ``commands``."""
 
     def __init__(self, error: RulesError, command_index: int) -> None:
-        super().__init__(error.message, rule=error.rule, path=error.path, code=error.code)
+        super().__init__(
+            f"command {command_index}: {error.message}", rule=error.rule, path=error.path, code=error.code
+        )
         self.command_index = command_index
 
     def to_json(self) -> dict[str, object]:
@@ -87,7 +89,29 @@ def _result(do: str, events: list[Event], state: AscendState) -> dict[str, Any] 
     return None
 
 
-def _setup(script: Mapping[str, Any]) -> tuple[AscendState, list[Any]]:
+def _heroes(entries: Any, load_hero: Callable[[str], Any] | None) -> list[Any]:
+    if not isinstance(entries, list):
+        raise MalformedCommand(
+            "heroes must be a list of sheets or sheet paths", code="bad_script", path="heroes"
+        )
+    sheets = []
+    for index, entry in enumerate(entries):
+        if isinstance(entry, str):
+            if load_hero is None:
+                raise MalformedCommand(
+                    f"hero {entry!r} is a path, but no loader was given",
+                    code="bad_script",
+                    path=f"heroes[{index}]",
+                )
+            sheets.append(load_hero(entry))
+        else:
+            sheets.append(entry)
+    return sheets
+
+
+def _setup(
+    script: Mapping[str, Any], load_hero: Callable[[str], Any] | None
+) -> tuple[AscendState, list[Any]]:
     if not isinstance(script, Mapping):
         raise MalformedCommand(
             "a script is a mapping with system, heroes and commands", code="bad_script", path=""
@@ -96,25 +120,31 @@ def _setup(script: Mapping[str, Any]) -> tuple[AscendState, list[Any]]:
     if unknown:
         expected = ", ".join(sorted(_SCRIPT_KEYS))
         raise MalformedCommand(
-            f"unknown script key {unknown[0]!r}; expected {expected}", code="bad_script", path=unknown[0]
+            f"unknown script key {unknown[0]!r}; expected {expected}", code="unknown_key", path=unknown[0]
         )
     system = script.get("system", "ascend")
     if not isinstance(system, str) or system.strip().lower() not in _NAMES:
         raise MalformedCommand(
-            f"this is an Ascend runner, the script is for {system!r}", code="bad_script", path="system"
+            f"this script is for {system!r}, not ascend", code="wrong_system", path="system"
         )
     commands = script.get("commands") or []
     if not isinstance(commands, list):
         raise MalformedCommand(
             "commands must be a list of {do: ...} mappings", code="bad_script", path="commands"
         )
-    state = new_state({"variant": script.get("variant") or {}, "heroes": script.get("heroes") or []})
+    heroes = _heroes(script.get("heroes") or [], load_hero)
+    state = new_state({"variant": script.get("variant") or {}, "heroes": heroes})
     return state, commands
 
 
-def run_script(script: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
-    """Run every command of ``script`` in order; ``{"results", "state", "events"}`` or a ScriptError."""
-    state, commands = _setup(script)
+def run_script(
+    script: Mapping[str, Any], rng: Rng, load_hero: Callable[[str], Any] | None = None
+) -> dict[str, Any]:
+    """Run every command of ``script`` in order; ``{"results", "state", "events"}`` or a ScriptError.
+
+    Hero entries that are strings are handed to ``load_hero`` (the CLI reads them as paths beside the script).
+    """
+    state, commands = _setup(script, load_hero)
     results: list[dict[str, Any]] = []
     log: list[dict[str, Any]] = []
     for index, command in enumerate(commands):

@@ -1,0 +1,97 @@
+"""Reading the files of ``talespin ascend``: sheets and scripts in YAML or JSON, and ``--faces`` text.
+
+Reading stays in the CLI (the rules engine does no I/O). A YAML or JSON mapping that repeats a key would
+silently keep only the last value, so the reader reports every repeated key with its path
+(``traits.Agility``): for a hero sheet that breaks AS-HERO-2 (names are unique within their kind).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .output import BadInput
+
+__all__ = ["Document", "parse_faces", "read_document"]
+
+
+class Document:
+    """A parsed file: its data, and the paths of keys its mappings repeat."""
+
+    def __init__(self, data: Any, repeated: list[str]) -> None:
+        self.data = data
+        self.repeated = repeated
+
+    def strict(self, what: str) -> Any:
+        """The data, or BadInput when a key is repeated (a script, or a sheet that is not being validated)."""
+        if self.repeated:
+            raise BadInput(
+                f"{what} repeats the key {self.repeated[0]!r}: each key may appear once in a mapping",
+                code="duplicate_key",
+                path=self.repeated[0],
+            )
+        return self.data
+
+
+def _child(path: str, key: object) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _yaml_repeats(node: yaml.Node | None, path: str = "") -> list[str]:
+    found: list[str] = []
+    if isinstance(node, yaml.MappingNode):
+        seen: set[object] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else repr(key_node)
+            here = _child(path, key)
+            if key in seen:
+                found.append(here)
+            seen.add(key)
+            found.extend(_yaml_repeats(value_node, here))
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            found.extend(_yaml_repeats(item, f"{path}[{index}]"))
+    return found
+
+
+def _json_repeats(text: str) -> list[str]:
+    found: list[str] = []
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        found.extend(key for i, key in enumerate(keys) if key in keys[:i])
+        return dict(pairs)
+
+    json.loads(text, object_pairs_hook=hook)
+    return found
+
+
+def read_document(path: Path) -> Document:
+    """A YAML or JSON file with its repeated keys, or BadInput (exit 2) when it cannot be read or parsed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror or error}", code="unreadable_file") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"cannot read {path}: it is not UTF-8 text", code="unreadable_file") from None
+    try:
+        if path.suffix.lower() == ".json":
+            return Document(json.loads(text), _json_repeats(text))
+        return Document(yaml.safe_load(text), _yaml_repeats(yaml.compose(text, Loader=yaml.SafeLoader)))
+    except (yaml.YAMLError, json.JSONDecodeError) as error:
+        raise BadInput(f"cannot parse {path}: {error}", code="unparsable_file") from None
+
+
+def parse_faces(text: str) -> list[int]:
+    """``"0,3,9"`` → ``[0, 3, 9]``; an empty text is no dice (a pool of 0)."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        raise BadInput(
+            f"faces are whole numbers separated by ',' (one per die, e.g. \"0,3,9\"), got {text!r}",
+            code="bad_faces",
+        ) from None
