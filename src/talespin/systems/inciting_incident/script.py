@@ -59,12 +59,11 @@ class ScriptResult:
         scene = state.scene
         if scene is None:
             return
+        obstacle, conflict = scene.obstacle, scene.conflict
         self.crisis = scene.crisis
-        if scene.obstacle is not None:
-            self.obstruction = scene.obstacle.obstruction if scene.obstacle.kind == "complex" else None
-            self.obstacle_beaten = scene.obstacle.beaten
-        if scene.conflict is not None:
-            self.flow = scene.conflict.flow
+        self.obstruction = obstacle.obstruction if obstacle is not None and obstacle.kind == "complex" else None
+        self.obstacle_beaten = obstacle is not None and obstacle.beaten
+        self.flow = conflict.flow if conflict is not None else None
 
     def summary(self) -> dict[str, Any]:
         """The contract's ``play --json`` document."""

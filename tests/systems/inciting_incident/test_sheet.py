@@ -1,0 +1,125 @@
+"""Character sheets: every II-CHAR rule reported at once, cost, defences, maximum hits, the schema."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from talespin.cli.ii_commands import character_json_schema
+from talespin.systems import get_system
+from talespin.systems.inciting_incident import check_sheet, default_rules, defences, load_rules, max_hits, sheet_cost
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _errors(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    verdict = get_system("ii").validate_sheet(sheet)
+    return [(e["rule"], e["path"]) for e in verdict["errors"]]
+
+
+def test_valid_sheet_has_cost(h: Any) -> None:
+    """A valid sheet is valid and costs the sum of its level prices."""
+    # rule: II-CHAR-5
+    verdict = get_system("ii").validate_sheet(h.ADA)
+    assert verdict == {"valid": True, "cost": 6 + 10 + 15 + 15 + 10 + 6, "errors": []}
+
+
+def test_three_abilities_with_levels(h: Any) -> None:
+    """A character has exactly the three Abilities, each 0–9."""
+    # rule: II-CHAR-1
+    sheet = copy.deepcopy(h.ADA)
+    sheet["abilities"] = {"fortitude": 10, "perseverance": 4, "charm": 2}
+    sheet["talents"] = []
+    assert _errors(sheet) == [
+        ("II-CHAR-1", "abilities.nimbleness"),
+        ("II-CHAR-1", "abilities.fortitude"),
+        ("II-CHAR-1", "abilities.charm"),
+    ]
+
+
+def test_talent_rules(h: Any) -> None:
+    """Talent names are unique, levels 0–9 and never above the parent Ability."""
+    # rule: II-CHAR-2
+    sheet = copy.deepcopy(h.ADA)
+    sheet["talents"][1]["name"] = "Piloting"
+    sheet["talents"][2]["level"] = 5
+    assert _errors(sheet) == [("II-CHAR-2", "talents[1].name"), ("II-CHAR-2", "talents[2].level")]
+
+
+def test_ability_holds_at_most_its_level_in_talents(h: Any) -> None:
+    """An Ability of level 1 holds one Talent; a second is refused by path."""
+    # rule: II-CHAR-3
+    sheet = copy.deepcopy(h.BRAM)
+    sheet["abilities"]["perseverance"] = 1
+    sheet["talents"][1]["level"] = 1
+    sheet["talents"].append({"name": "Cooking", "ability": "perseverance", "level": 1})
+    assert _errors(sheet) == [("II-CHAR-3", "talents[2]")]
+
+
+def test_skill_shape(h: Any) -> None:
+    """A Skill needs a cost ≥ 0, a known kind and known effects."""
+    # rule: II-CHAR-6 II-SKILL-2
+    sheet = copy.deepcopy(h.ADA)
+    sheet["talents"][0]["skills"][0]["cost"] = -1
+    sheet["talents"][0]["skills"][1]["effects"] = {"teleport": 1}
+    assert _errors(sheet) == [
+        ("II-CHAR-6", "talents[0].skills[0].cost"),
+        ("II-SKILL-2", "talents[0].skills[1].effects.teleport"),
+    ]
+    sheet["talents"][0]["skills"][2]["kind"] = "passive"
+    assert _errors(sheet) == [("II-CHAR-6", "talents[0].skills[2].kind")]
+
+
+def test_every_error_at_once_and_nothing_clamped(h: Any) -> None:
+    """Validation lists every broken rule with rule, path and message, and changes nothing."""
+    # rule: II-CHAR-7
+    sheet = copy.deepcopy(h.ADA)
+    sheet["abilities"]["nimbleness"] = 3
+    before = copy.deepcopy(sheet)
+    verdict = get_system("ii").validate_sheet(sheet)
+    assert not verdict["valid"]
+    assert verdict["cost"] is None
+    assert [e["path"] for e in verdict["errors"]] == ["talents[0].level", "talents[1].level"]
+    assert all(e["message"] for e in verdict["errors"])
+    assert sheet == before
+
+
+def test_shape_errors_become_rule_rows() -> None:
+    """Pydantic shape errors come back as rule/path/message rows too."""
+    # rule: II-CHAR-7
+    rows = _errors({"name": "X", "abilities": {"fortitude": "high"}, "talents": [{"name": "A"}]})
+    assert ("II-CHAR-1", "abilities.fortitude") in rows
+    assert ("II-CHAR-2", "talents[0].ability") in rows
+    assert _errors([1, 2]) == [("II-CHAR-7", "sheet")]  # type: ignore[arg-type]
+
+
+def test_budget_is_enforced_only_when_set(h: Any) -> None:
+    """No budget by default; a campaign budget refuses a costlier sheet."""
+    # rule: II-CHAR-5
+    rules = load_rules({"budget": 50})
+    _, errors = check_sheet(h.ADA, rules)
+    assert [e.rule for e in errors] == ["II-CHAR-5"]
+    assert check_sheet(h.ADA, default_rules())[1] == []
+
+
+def test_defences_and_max_hits(h: Any) -> None:
+    """Defences are max(1, 9 − level) per Ability; maximum hits are 1 + Fortitude."""
+    # rule: II-CHAR-8 II-CHAR-9
+    sheet, _ = check_sheet(h.ADA, default_rules())
+    assert sheet is not None
+    assert defences(sheet, default_rules()) == {"fortitude": 6, "perseverance": 5, "nimbleness": 4}
+    assert max_hits(sheet, default_rules()) == 4
+    assert sheet_cost(sheet, default_rules()) == 62
+    strong, _ = check_sheet({"name": "S", "abilities": {"fortitude": 9, "perseverance": 9, "nimbleness": 9}}, default_rules())
+    assert strong is not None
+    assert defences(strong, default_rules())["fortitude"] == 1
+    assert defences(strong, load_rules({"defences": {"minimum": 2}}))["fortitude"] == 2
+
+
+def test_published_schema_is_current() -> None:
+    """docs/schemas/ii-character.schema.json is what `talespin ii character schema` prints."""
+    published = json.loads((ROOT / "docs" / "schemas" / "ii-character.schema.json").read_text(encoding="utf-8"))
+    assert published == character_json_schema()
+    assert set(published["required"]) == {"name", "abilities"}
