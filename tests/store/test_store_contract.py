@@ -1,0 +1,140 @@
+"""The store port's contract, run against every adapter (SQLite, and PostgreSQL when configured)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlalchemy import text
+
+from talespin.store import (
+    CampaignRecord,
+    EventStore,
+    NewEvent,
+    PlayerRecord,
+    UnknownCampaign,
+    VersionConflict,
+    open_store,
+)
+from talespin.store.migrate import current_revision, head_revision
+from talespin.store.sql import SqlStore, engine_url
+
+AT = "2026-12-02T17:00:00+00:00"
+
+
+def _campaign(campaign_id: str = "c1") -> CampaignRecord:
+    return CampaignRecord(campaign_id, "The Long Night", "ascend", {"k": 1}, "a" * 64, "b" * 64, AT)
+
+
+def _events(*kinds: str) -> list[NewEvent]:
+    return [NewEvent(kind, {"n": i, "nested": {"list": [1, 2]}}, "public", None) for i, kind in enumerate(kinds)]
+
+
+def test_a_campaign_and_its_first_events_are_stored_together(store: EventStore) -> None:
+    """create_campaign records the campaign and numbers its first events 1..n."""
+    stored = store.create_campaign(_campaign(), _events("CampaignCreated", "SeedCommitted"), AT)
+    assert [e.version for e in stored] == [1, 2]
+    assert store.campaign("c1") == _campaign()
+    assert store.campaign_ids() == ["c1"]
+    assert [(e.version, e.type, e.data["n"]) for e in store.events("c1")] == [(1, "CampaignCreated", 0), (2, "SeedCommitted", 1)]
+
+
+def test_append_numbers_events_and_reads_after_a_version(store: EventStore) -> None:
+    """Events appended after version n get n+1…, keep type, data, visibility, actor and time."""
+    store.create_campaign(_campaign(), _events("A"), AT)
+    store.append("c1", 1, [NewEvent("B", {"x": "ü"}, "gm", "Ada"), NewEvent("C", {}, "server")], AT)
+    after = store.events("c1", after=1)
+    assert [(e.version, e.type, dict(e.data), e.visibility, e.actor, e.at) for e in after] == [
+        (2, "B", {"x": "ü"}, "gm", "Ada", AT),
+        (3, "C", {}, "server", None, AT),
+    ]
+    assert store.events("c1", after=3) == []
+
+
+def test_a_taken_version_is_a_conflict_and_writes_nothing(store: EventStore) -> None:
+    """Appending after a stale version raises VersionConflict and none of its events are stored."""
+    store.create_campaign(_campaign(), _events("A"), AT)
+    store.append("c1", 1, _events("B"), AT)
+    with pytest.raises(VersionConflict):
+        store.append("c1", 1, _events("X", "Y"), AT)
+    assert [e.type for e in store.events("c1")] == ["A", "B"]
+
+
+def test_two_store_instances_race_and_exactly_one_wins(store_url: tuple[str, str | None]) -> None:
+    """Two stores on one database (as two processes would be) race for one version: one wins, one conflicts."""
+    first = open_store(store_url[0], schema=store_url[1])
+    second = open_store(store_url[0], schema=store_url[1])
+    first.create_campaign(_campaign(), _events("A"), AT)
+    outcomes: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def write(which: EventStore, label: str) -> None:
+        barrier.wait()
+        try:
+            which.append("c1", 1, _events(label), AT)
+            outcomes.append("won")
+        except VersionConflict:
+            outcomes.append("lost")
+
+    threads = [threading.Thread(target=write, args=((first, second)[i % 2], f"W{i}")) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["lost"] * 7 + ["won"]
+    assert [e.version for e in second.events("c1")] == [1, 2]
+    first.close()
+    second.close()
+
+
+def test_players_are_recorded_with_their_event(store: EventStore) -> None:
+    """add_player stores the player and its event together, and refuses a stale version."""
+    store.create_campaign(_campaign(), _events("A"), AT)
+    pia = PlayerRecord("p1", "c1", "Pia", "c" * 64, AT)
+    store.add_player(pia, 1, _events("PlayerJoined"), AT)
+    with pytest.raises(VersionConflict):
+        store.add_player(PlayerRecord("p2", "c1", "Quin", "d" * 64, AT), 1, _events("PlayerJoined"), AT)
+    assert store.players("c1") == [pia]
+    assert len(store.events("c1")) == 2
+
+
+def test_unknown_campaigns_are_reported(store: EventStore) -> None:
+    """Reading or appending to a campaign that does not exist raises UnknownCampaign."""
+    with pytest.raises(UnknownCampaign):
+        store.campaign("nope")
+    with pytest.raises(UnknownCampaign):
+        store.append("nope", 0, _events("A"), AT)
+    assert store.events("nope") == [] and store.players("nope") == []
+
+
+def test_reopening_keeps_everything(store_url: tuple[str, str | None]) -> None:
+    """A store opened again on the same database finds every campaign and event (migrations are idempotent)."""
+    first = open_store(store_url[0], schema=store_url[1])
+    first.create_campaign(_campaign(), _events("A", "B"), AT)
+    first.close()
+    again = open_store(store_url[0], schema=store_url[1])
+    assert again.campaign_ids() == ["c1"] and len(again.events("c1")) == 2
+    again.close()
+
+
+def test_the_schema_is_at_the_newest_migration(store: EventStore) -> None:
+    """Opening a store applies the packaged Alembic migrations up to the head revision."""
+    assert isinstance(store, SqlStore)
+    with store.engine.connect() as connection:
+        assert current_revision(connection) == head_revision() is not None
+
+
+def test_sqlite_is_durable_by_configuration(tmp_path: object) -> None:
+    """SQLite runs in WAL mode with synchronous=FULL, so an acknowledged append survives a crash."""
+    store = SqlStore(f"{tmp_path}/durable.db")
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+    store.close()
+
+
+def test_urls_are_normalised() -> None:
+    """A bare path means SQLite; postgresql:// means the psycopg 3 driver."""
+    assert engine_url("talespin.db") == "sqlite:///talespin.db"
+    assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert engine_url("sqlite:///x.db") == "sqlite:///x.db"

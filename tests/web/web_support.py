@@ -1,0 +1,131 @@
+"""Helpers of the HTTP tests: a campaign driven over HTTP, and a `talespin serve` child process."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The Authorization header for a token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass
+class Campaign:
+    """A campaign on an HTTP client (TestClient or httpx.Client), with its GM's and players' tokens."""
+
+    client: Any
+    id: str
+    gm_token: str
+    invite_token: str
+    created: dict[str, Any]
+
+    @classmethod
+    def create(cls, client: Any, system: str, name: str = "Test") -> Campaign:
+        """Create a campaign over HTTP."""
+        response = client.post("/api/campaigns", json={"name": name, "system": system})
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return cls(client, body["id"], body["gm_token"], body["invite_token"], body)
+
+    @property
+    def base(self) -> str:
+        """The campaign's API path."""
+        return f"/api/campaigns/{self.id}"
+
+    def join(self, name: str) -> str:
+        """A new player's token."""
+        response = self.client.post(f"{self.base}/join", json={"invite_token": self.invite_token, "name": name})
+        assert response.status_code == 201, response.text
+        return str(response.json()["player_token"])
+
+    def version(self, token: str | None = None) -> int:
+        """The current version, as read through the state endpoint."""
+        return int(self.state(token)["version"])
+
+    def state(self, token: str | None = None) -> dict[str, Any]:
+        """The state as a token sees it."""
+        response = self.client.get(f"{self.base}/state", headers=bearer(token or self.gm_token))
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def post(self, command: dict[str, Any], token: str | None = None, version: int | None = None) -> Any:
+        """Send a command (at the current version unless given); the raw response."""
+        token = token or self.gm_token
+        expected = self.version(token) if version is None else version
+        body = {"command": command, "expected_version": expected}
+        return self.client.post(f"{self.base}/commands", json=body, headers=bearer(token))
+
+    def send(self, command: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        """Send a command that must succeed; the response body."""
+        response = self.post(command, token)
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+
+class ServerProcess:
+    """`talespin serve` as a child process; started and waited for with bounded timeouts."""
+
+    def __init__(self, db: Path, port: int) -> None:
+        self.db = db
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the server and wait until /api/health answers."""
+        script = Path(sys.executable).with_name("talespin")
+        command = [str(script)] if script.exists() else [sys.executable, "-c", "from talespin.cli import main; main()"]
+        self.process = subprocess.Popen(
+            [*command, "serve", "--db", f"sqlite:///{self.db}", "--host", "127.0.0.1", "--port", str(self.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited early: {self.process.stdout.read() if self.process.stdout else ''!r}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1.0).status_code == 200:
+                    return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not answer /api/health in time")
+
+    def kill(self) -> None:
+        """SIGKILL the server: no clean shutdown at all."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop the server (terminate, then kill) and close its pipe."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
