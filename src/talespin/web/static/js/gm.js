@@ -65,8 +65,8 @@ export function mountGm(root, ctx) {
     h("div.row", h("label", "Simple Obstacle for", charSel), h("label.check", each, "each must pass"),
       h("button.gm", { type: "button", id: "gm-simple", onclick: () => {
         const c = { do: "simple_obstacle" };
-        if (charSel.value) c.to = charSel.value;
-        if (each.checked) c.each = true;
+        if (each.checked) c.individually = true;
+        else if (charSel.value) c.to = charSel.value;
         return send(c);
       } }, "Present")),
     h("div.row", h("label", "Obstruction", obstruction), h("label", "Decisive attempts", attempts),
@@ -131,8 +131,19 @@ export function mountGm(root, ctx) {
       } }, "Add")),
     h("div.row", undoButton));
 
+  // Ascend: an outcome narrated without dice (AS-TEST-5).
+  const story = h("input", { id: "gm-narrate", placeholder: "Susan climbs the wall: nothing is at stake" });
+  const storyHero = h("select", { id: "gm-narrate-hero" });
+  const narrateBox = ii ? null : group("Narrate without dice",
+    h("div.row", h("label", "Hero", storyHero), h("label", "What happens", story),
+      h("button.gm", { type: "button", id: "gm-narrate-button", onclick: async () => {
+        const c = { do: "narrate", text: story.value.trim() || "narrated" };
+        if (storyHero.value) c.hero = storyHero.value;
+        if (await send(c)) story.value = "";
+      } }, "Record")));
+
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
-    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, extraBox));
+    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, extraBox));
 
   return {
     refresh(view, undoable, log) {
@@ -143,6 +154,9 @@ export function mountGm(root, ctx) {
       const was = charSel.value;
       fill(charSel, h("option", { value: "" }, "the group"), names.map((n) => h("option", { value: n }, n)));
       if (names.includes(was)) charSel.value = was;
+      const hwas = storyHero.value;
+      fill(storyHero, h("option", { value: "" }, "nobody in particular"), names.map((n) => h("option", { value: n }, n)));
+      if (names.includes(hwas)) storyHero.value = hwas;
     },
   };
 }

@@ -54,7 +54,12 @@ export function describe(type, d = {}) {
       const res = d.success === undefined ? "" : d.success ? ` — success (margin ${d.margin})` : ` — failure (margin ${d.margin})`;
       return `${who(d)} tested ${item}: ${s(d.successes ?? 0, "success", "successes")} on ${d.pool ?? (d.faces || []).length}d10, target ${d.target}${res}.`;
     }
-    case "Narrated": case "OutcomeNarrated": return `${who(d)}: ${d.text || "a narrated outcome"}.`;
+    case "OutcomeNarrated": return `${who(d) ? `${who(d)}: ` : ""}${d.text || "an outcome narrated without dice"}${d.success === undefined || d.success === null ? "" : d.success ? " (success)" : " (failure)"}.`;
+    case "HeroAdded": return `${d.hero || d.sheet?.name} joined the table.`;
+    case "NarrationAwarded": return `${d.hero} earned exceptional narration: two more Invokes.`;
+    case "OpposedTestDecided": return `Opposed Test decided${d.winner ? `: ${d.winner} won` : ""}${d.tie_rule ? ` (ties: ${d.tie_rule})` : ""}.`;
+    case "ExtendedTestStarted": return `An extended Test began: goal ${d.goal} successes${d.limit ? ` within ${d.limit} Tests` : ""}.`;
+    case "ExtendedTestEnded": return `The extended Test ended: ${d.successes}/${d.goal} successes in ${s(d.tests, "Test", "Tests")}${d.reached ? " — goal reached" : " — goal not reached"}.`;
     case "NoteAdded": return `Note: ${d.text}`;
     case "EntryUndone": return `The GM undid entry #${d.entry}${d.do ? ` (${String(d.do).replace(/_/g, " ")})` : ""}.`;
     case "CampaignCreated": return `The campaign “${d.name}” was created.`;
