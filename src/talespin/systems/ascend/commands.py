@@ -14,7 +14,7 @@ the command is decided later, by the engine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -47,6 +47,8 @@ class _Shape(BaseModel):
 
 class TestSpec(_Shape):
     """One Test: what is Tested, the Difficulty, the Dice Pool's items, narration, maybe dice."""
+
+    __test__: ClassVar[bool] = False  # a rules term, not a pytest test class
 
     hero: StrictStr | None = None
     skill: StrictStr | None = None

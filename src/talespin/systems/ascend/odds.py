@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from ...dice import Distribution
 from .rules import Die, Rules, default_rules
@@ -57,6 +57,8 @@ def successes(rules: Rules, target: int, pool: int) -> Distribution:
 @dataclass(frozen=True, slots=True)
 class TestOdds:
     """The odds of one Test: its Successes distribution and P(at least ``required``)."""
+
+    __test__: ClassVar[bool] = False  # a rules term, not a pytest test class
 
     target: int
     pool: int
