@@ -28,7 +28,10 @@ function readTriggers(rows) {
   }).filter((t) => t.text);
 }
 
-const group = (title, ...children) => h("fieldset", h("legend", title), ...children);
+/** A GM control group: a disclosure, so the panel stays short; the most used ones start open. */
+const group = (title, ...children) => h("details.gm-group", { open: OPEN.has(title), "data-group": title },
+  h("summary", title), h("div.stack", ...children));
+const OPEN = new Set(["Scene", "Obstacles"]);
 
 /** mountGm(root, ctx): ctx = {system, send, say}. Returns {refresh(view)}. */
 export function mountGm(root, ctx) {
@@ -129,7 +132,7 @@ export function mountGm(root, ctx) {
         try { parsed = parseLoose(sheet.value); } catch (err) { ctx.say(err.message, "error"); return; }
         return send({ do: "add_character", sheet: parsed });
       } }, "Add")),
-    h("div.row", undoButton));
+  );
 
   // Ascend: an outcome narrated without dice (AS-TEST-5).
   const story = h("input", { id: "gm-narrate", placeholder: "Susan climbs the wall: nothing is at stake" });
@@ -143,6 +146,7 @@ export function mountGm(root, ctx) {
       } }, "Record")));
 
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
+    h("div.row", undoButton, h("span.small.muted", "Undo marks the entry as undone on every screen; it is never erased.")),
     h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, extraBox));
 
   return {

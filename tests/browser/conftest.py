@@ -1,0 +1,188 @@
+"""Fixtures for the browser tests: the real server as a subprocess and the system's Chromium via Playwright.
+
+The server is ``talespin serve`` on a free port with a SQLite file in a temporary directory; it is stopped
+after the module. Chromium is the distribution's (``/usr/bin/chromium``); no browser is ever downloaded. When
+it is missing, every browser test is skipped with a reason saying how to get it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 812}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _talespin() -> list[str]:
+    script = Path(sys.executable).with_name("talespin")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("talespin")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "talespin.cli"]
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"talespin serve exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"talespin serve did not answer within 60 s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real ``talespin serve`` with a fresh SQLite database."""
+    folder = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    log = folder / "server.log"
+    command = [*_talespin(), "serve", "--db", f"sqlite:///{folder / 'talespin.db'}"]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=folder, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process, log)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """The system's Chromium, headless, driven by Playwright."""
+    if not CHROMIUM.exists():
+        pytest.skip(
+            "BROWSER TESTS SKIPPED: /usr/bin/chromium is missing — run `make test` "
+            "(scripts/ensure-chromium.sh installs the distribution's chromium package)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, server: str) -> Iterator[Any]:
+    """A factory of pages, each in its own browser context (its own storage: one person at the table)."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int] | None = None) -> Any:
+        context = browser.new_context(viewport=viewport or DESKTOP, base_url=server)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    errors: list[str] = []
+    make.errors = errors  # type: ignore[attr-defined]
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"uncaught errors in the pages: {errors}"
+
+
+class Table:
+    """Steps people take at the table, through the pages only (no API shortcuts)."""
+
+    @staticmethod
+    def create_campaign(page: Any, name: str, system: str) -> tuple[str, str]:
+        """Create a campaign on the start page; returns the GM link and the invite link it shows."""
+        page.goto("/")
+        page.fill("#campaign-name", name)
+        page.select_option("#campaign-system", system)
+        page.click("#create-button")
+        page.locator("#links-card").wait_for()
+        return page.input_value("#gm-link"), page.input_value("#invite-link")
+
+    @staticmethod
+    def join(page: Any, invite: str, name: str) -> None:
+        """Open the invite and join under ``name``; the sheet editor opens."""
+        page.goto(invite)
+        page.fill("#player-name", name)
+        page.click("#join-button")
+        page.locator("#sheet-card").wait_for()
+
+    @staticmethod
+    def import_sheet(page: Any, text: str) -> None:
+        """Paste a sheet (JSON or YAML) into the import box and load it into the editor."""
+        page.click("#import summary")
+        page.fill("#import-text", text)
+        page.click("#import-button")
+
+    @staticmethod
+    def add_to_table(page: Any) -> None:
+        """Add the edited sheet with ``add_character`` and wait for the table page."""
+        page.click("#add-button")
+        page.wait_for_url("**/table.html#*")
+        page.locator("#role-badge").wait_for()
+
+    @staticmethod
+    def open_gm_group(page: Any, title: str) -> None:
+        """Open one of the GM's control groups (they are disclosures)."""
+        group = page.locator(f'details.gm-group[data-group="{title}"]')
+        if group.get_attribute("open") is None:
+            group.locator(":scope > summary").click()
+
+    @staticmethod
+    def screenshot(page: Any, name: str) -> Path:
+        """Save what the screen shows, from the top of the page, under docs/screenshots/."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / name
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(path), full_page=False)
+        return path
+
+
+@pytest.fixture
+def table() -> type[Table]:
+    """The steps people take at the table, as page actions."""
+    return Table

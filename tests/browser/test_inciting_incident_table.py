@@ -1,0 +1,177 @@
+"""A GM and two players play an Inciting Incident action scene in three browsers.
+
+The scene has a public and a GM-only Trigger and a Complex Obstacle; the players take Regular Actions and a
+Decisive Action (with physical dice), the GM undoes one entry and ends the scene, and every page checks the
+revealed seed against its commitment.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 812}
+
+ADA = {
+    "name": "Ada",
+    "abilities": {"fortitude": 3, "perseverance": 4, "nimbleness": 5},
+    "talents": [
+        {
+            "name": "Piloting",
+            "ability": "nimbleness",
+            "level": 5,
+            "description": "Flies anything with wings or thrusters.",
+            "limitations": ["only vehicles she has studied"],
+            "skills": [],
+        }
+    ],
+}
+BRAM_YAML = """\
+name: Bram
+abilities: {fortitude: 5, perseverance: 3, nimbleness: 2}
+talents:
+  - name: Mechanics
+    ability: fortitude
+    level: 4
+    description: Keeps old engines alive.
+    limitations: [needs his tools]
+"""
+SECRET_TRIGGER = "The reactor is unstable"
+SECRET_NOTE = "The captain is the traitor"
+# A Decisive Action rolled with physical dice: 5d6 (the scene's difficulty) then Piloting's 2d6.
+# The first d6 explodes twice (6, 6, 6, 2); total 20 + 10 + 15 + 13 + 5 = 63, above any Obstruction here.
+DECISIVE_FACES = "6,6,6,2; 6,4; 5; 5; 5; 6,6,1; 5"
+
+
+def _rolled_by(page: Any, character: str) -> Any:
+    return page.locator(f'#log li[data-actor="{character}"] .event[data-type="TalentRolled"]')
+
+
+def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) -> None:
+    """Rolls reach the GM live, secrets never reach players, undo strikes on every screen, seeds verify."""
+    # rule: II-CRISIS-2, II-COMPLEX-1, II-COMPLEX-3, II-COMPLEX-6, II-ROLL-2, II-ROLL-4
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Night Flight", "inciting-incident")
+    assert re.search(r"/table\.html#campaign=[^&]+&token=.+", gm_link)
+    assert re.search(r"/join\.html#campaign=[^&]+&invite=.+", invite)
+    gm.goto(gm_link)
+    expect(gm.locator("#role-badge")).to_have_text("GM")
+
+    bea = new_page()
+    table.join(bea, invite, "Bea")
+    table.import_sheet(bea, json.dumps(ADA))
+    expect(bea.locator("#sheet-status")).to_contain_text("follows every rule")
+    table.add_to_table(bea)
+
+    cal = new_page()
+    table.join(cal, invite, "Cal")
+    table.import_sheet(cal, BRAM_YAML)
+    expect(cal.locator("#sheet-name")).to_have_value("Bram")
+    expect(cal.locator("#sheet-status")).to_contain_text("follows every rule")
+    table.add_to_table(cal)
+    expect(gm.locator("#people")).to_contain_text("Bram")
+
+    # The GM starts an action scene with a public repeating Trigger and a GM-only one.
+    gm.click("#add-trigger-row")
+    gm.click("#add-trigger-row")
+    rows = gm.locator("#scene-triggers .trigger-row")
+    rows.nth(0).locator(".t-at").fill("6")
+    rows.nth(0).locator(".t-every").fill("6")
+    rows.nth(0).locator(".t-text").fill("Alarms blare")
+    rows.nth(1).locator(".t-at").fill("9")
+    rows.nth(1).locator(".t-text").fill(SECRET_TRIGGER)
+    rows.nth(1).locator(".t-gm").check()
+    gm.click("#start-scene")
+    expect(gm.locator("#crisis-meter")).to_be_visible()
+    expect(gm.locator('#trigger-list li[data-visibility="gm"]')).to_contain_text(SECRET_TRIGGER)
+    expect(gm.locator('#crisis-meter .meter-mark[data-visibility="gm"]')).to_have_count(1)
+    table.open_gm_group(gm, "Notes and cast")
+    gm.fill("#gm-note", SECRET_NOTE)
+    gm.click("#gm-add-note")
+    gm.fill("#gm-obstruction", "30")
+    gm.fill("#gm-attempts", "2")
+    gm.click("#gm-complex")
+    expect(gm.locator("#stat-obstruction")).to_contain_text("30")
+
+    # Players see the scene but never the GM-only Trigger or note: not hidden, absent.
+    for player in (bea, cal):
+        expect(player.locator("#stat-obstruction")).to_contain_text("30")
+        expect(player.locator("#trigger-list li")).to_have_count(1)
+        expect(player.locator("#trigger-list")).to_contain_text("Alarms blare")
+        expect(player.locator('.meter-mark[data-visibility="gm"]')).to_have_count(0)
+        assert SECRET_TRIGGER not in player.content()
+        assert SECRET_NOTE not in player.content()
+        expect(player.locator("#gm")).to_be_hidden()
+
+    # Odds and expected Crisis are on screen before anyone clicks.
+    piloting = bea.locator('#choices .action[data-do="regular_action"][data-talent="Piloting"]')
+    expect(piloting).to_contain_text(re.compile(r"\d+% success · \+[\d.]+ Crisis expected"))
+    expect(bea.locator('#choices .action[data-do="regular_action"][data-choice="auto"]')).to_contain_text(
+        "+4 Crisis"
+    )
+    expect(bea.locator('#choices .action[data-do="decisive_action"]')).to_contain_text("% success")
+    expect(bea.locator("#chart svg.chart rect.bar")).not_to_have_count(0)
+    table.screenshot(bea, "table-player-desktop.png")
+
+    # Each player's roll reaches the GM's page within 2 s.
+    piloting.locator("button.act").click()
+    expect(_rolled_by(gm, "Ada")).to_have_count(1, timeout=2000)
+    mechanics = cal.locator('#choices .action[data-do="regular_action"][data-talent="Mechanics"]')
+    expect(mechanics).to_contain_text("% success")
+    mechanics.locator("button.act").click()
+    expect(_rolled_by(gm, "Bram")).to_have_count(1, timeout=2000)
+
+    # A Decisive Action from physical dice: the chain's faces side by side, exploded dice marked.
+    bea.click("#act details summary")
+    bea.fill("#faces", DECISIVE_FACES)
+    bea.locator('#choices .action[data-do="decisive_action"][data-talent="Piloting"] button.act').click()
+    expect(_rolled_by(gm, "Ada")).to_have_count(2, timeout=2000)
+    decisive = gm.locator("#log li", has=gm.locator('.event[data-type="DecisiveActionTaken"]'))
+    expect(decisive.locator(".chain.exploded").first).to_be_visible()
+    expect(decisive.locator(".chain.exploded").first.locator(".die.max")).to_have_count(3)
+    expect(decisive).to_contain_text("physical dice")
+    expect(gm.locator("#obstacle")).to_contain_text("beaten")
+    table.screenshot(gm, "table-gm-desktop.png")
+    phone = new_page(PHONE)
+    phone.goto(bea.url)
+    expect(phone.locator("#crisis-meter")).to_be_visible()
+    table.screenshot(phone, "table-player-phone.png")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    # Undo strikes the Decisive Action through on every screen.
+    entry = decisive.get_attribute("data-entry")
+    expect(gm.locator("#gm-undo")).to_contain_text(f"#{entry}")
+    gm.click("#gm-undo")
+    for page in (gm, bea, cal, phone):
+        expect(page.locator(f'#log li[data-entry="{entry}"]')).to_have_class(re.compile(r"\bundone\b"))
+    expect(bea.locator("#obstacle")).to_contain_text("in play")
+
+    # Ending the scene reveals the seed; each browser recomputes its SHA-256 and finds the commitment.
+    gm.click("#end-scene")
+    for page in (gm, bea, cal):
+        expect(page.locator("#fair-verdict")).to_contain_text("Verified")
+
+
+def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, table: Any) -> None:
+    """The GM's blind roll reaches a player as a bare fact, with no dice and no total."""
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Blind", "inciting-incident")
+    gm.goto(gm_link)
+    bea = new_page()
+    table.join(bea, invite, "Bea")
+    table.import_sheet(bea, json.dumps(ADA))
+    table.add_to_table(bea)
+    gm.click("#start-scene")
+    expect(gm.locator('#choices .action[data-talent="Piloting"]')).to_be_visible()
+    gm.check("#blind")
+    gm.locator('#choices .action[data-talent="Piloting"] button.act').click()
+    expect(gm.locator('#log .event[data-type="TalentRolled"]')).to_have_count(1, timeout=2000)
+    expect(bea.locator('#log .event[data-type="BlindRollMade"]')).to_have_count(1, timeout=2000)
+    expect(bea.locator('#log .event[data-type="TalentRolled"]')).to_have_count(0)
+    expect(bea.locator("#log .die")).to_have_count(0)
