@@ -1,0 +1,70 @@
+"""A player builds an Ascend hero in the form, then builds and rolls a Test with the advice on screen."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def _rating(page: Any, kind: str, row: int, name: str, rating: str) -> None:
+    """Type a name and a rating into row ``row`` of one kind of the hero form, adding the row if needed."""
+    rows = page.locator(f'fieldset[data-kind="{kind}"] .sheet-row')
+    if rows.count() <= row:
+        page.click(f'button[data-add="{kind}"]')
+    inputs = rows.nth(row).locator("input")
+    inputs.nth(0).fill(name)
+    inputs.nth(1).fill(rating)
+
+
+def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, table: Any) -> None:
+    """The form shows broken rules as typed; the Test shows odds and advice before the roll reaches the GM."""
+    # rule: AS-HERO-2, AS-POOL-1, AS-POOL-2, AS-POOL-5, AS-TEST-2, AS-TEST-3, AS-ODDS-3
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "The Redux", "ascend")
+    gm.goto(gm_link)
+    expect(gm.locator("#system-badge")).to_have_text("Ascend")
+
+    susan = new_page()
+    table.join(susan, invite, "Susan")
+    _rating(susan, "skills", 0, "Athletics", "3")
+    _rating(susan, "traits", 0, "Agility", "3")
+    _rating(susan, "traits", 1, "Strength", "2")
+    _rating(susan, "backgrounds", 0, "Avanus", "12")
+    error = susan.locator('#sheet-errors li[data-rule="AS-HERO-2"]')
+    expect(error).to_contain_text("Avanus")
+    _rating(susan, "backgrounds", 0, "Avanus", "1")
+    expect(error).to_have_count(0)
+    expect(susan.locator("#sheet-status")).to_contain_text("follows every rule")
+    table.add_to_table(susan)
+
+    # The advice ranks Agility + Avanus with Strength Invoked by narration first: 6d10 (the text's example).
+    susan.select_option("#narration", "narrated")
+    best = susan.locator("#advice tbody tr").first
+    expect(best).to_contain_text("6d10")
+    expect(best).to_contain_text("Strength")
+    best.locator("button").click()
+    expect(susan.locator("#trait")).to_have_value("Agility")
+    expect(susan.locator("#background")).to_have_value("Avanus")
+    expect(susan.locator('#invokes input[value="Strength"]')).to_be_checked()
+    expect(susan.locator("#test-odds")).to_contain_text(re.compile(r"6d10 · target 3 · \d+% chance"))
+    expect(susan.locator("#test-odds svg.chart")).to_be_visible()
+
+    # Physical dice: 0, 3 and 2 are at or under the target 3, so three successes.
+    susan.click("#act details summary")
+    susan.fill("#ascend-faces", "0 3 9 4 7 2")
+    susan.click("#roll-test")
+    rolled = gm.locator('#log .event[data-type="TestRolled"]')
+    expect(rolled).to_have_count(1, timeout=2000)
+    expect(rolled).to_contain_text("3 successes")
+    expect(rolled.locator(".die.hit")).to_have_count(3)
+    expect(rolled.locator(".die.miss")).to_have_count(3)
+
+    # Ascend has no scenes in its rules; the table's own scene end still reveals the seed for checking.
+    gm.click("#end-scene")
+    expect(susan.locator("#fair-verdict")).to_contain_text("Verified")
+    table.screenshot(susan, "ascend-player-desktop.png")

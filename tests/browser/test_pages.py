@@ -1,0 +1,91 @@
+"""The start and join pages on their own: links to share, broken sheets, imports, exports, keyboard use."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_start_page_works_from_the_keyboard_alone(new_page: Any) -> None:
+    """A campaign can be created with Tab and Enter, and both links appear with copy buttons."""
+    page = new_page()
+    page.goto("/")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.type("Keyboard Quest")
+    expect(page.locator("#campaign-name")).to_have_value("Keyboard Quest")
+    page.keyboard.press("Enter")
+    expect(page.locator("#links-card")).to_be_visible()
+    assert "/table.html#campaign=" in page.input_value("#gm-link")
+    assert "/join.html#campaign=" in page.input_value("#invite-link")
+    expect(page.get_by_role("button", name="Copy GM link")).to_be_visible()
+    expect(page.get_by_role("button", name="Copy invite")).to_be_visible()
+
+
+def test_a_broken_character_shows_every_rule_it_breaks(new_page: Any, table: Any) -> None:
+    """Typing a Talent above its Ability and too many Talents lists each broken rule with its ID."""
+    # rule: II-CHAR-2, II-CHAR-3, II-CHAR-7
+    gm = new_page()
+    _, invite = table.create_campaign(gm, "Broken", "inciting-incident")
+    page = new_page()
+    table.join(page, invite, "Dee")
+    page.fill('[data-path="talents[0].name"]', "Piloting")
+    page.fill('[data-path="abilities.nimbleness"]', "1")
+    page.fill('[data-path="talents[0].level"]', "4")
+    expect(page.locator('#sheet-errors li[data-rule="II-CHAR-2"]')).to_be_visible()
+    page.click("#add-talent")
+    page.fill('[data-path="talents[1].name"]', "Dodging")
+    expect(page.locator('#sheet-errors li[data-rule="II-CHAR-3"]')).to_be_visible()
+    expect(page.locator("#sheet-status")).to_contain_text("broken")
+    page.click("#add-button")
+    expect(page.locator("#add-errors li")).to_be_visible()
+    assert "/join.html" in page.url
+
+
+def test_a_sheet_with_a_syntax_error_is_refused_clearly(new_page: Any, table: Any) -> None:
+    """Pasting text that is neither JSON nor YAML says what is wrong and leaves the editor as it was."""
+    gm = new_page()
+    _, invite = table.create_campaign(gm, "Paste", "ascend")
+    page = new_page()
+    table.join(page, invite, "Eve")
+    table.import_sheet(page, "name: Eve\n  skills: [unclosed")
+    expect(page.locator("#import-errors li")).to_contain_text("Could not read the sheet")
+    expect(page.locator("#sheet-name")).to_have_value("Eve")
+
+
+def test_the_record_exports_as_json_and_markdown(new_page: Any, table: Any) -> None:
+    """The export buttons download the session record in both formats."""
+    gm = new_page()
+    gm_link, _ = table.create_campaign(gm, "Archive", "inciting-incident")
+    gm.goto(gm_link)
+    expect(gm.locator("#conn")).to_have_text("live")
+    with gm.expect_download() as json_download:
+        gm.click("#export-json")
+    record = json.loads(open(json_download.value.path(), encoding="utf-8").read())
+    assert record["campaign"]["name"] == "Archive"
+    with gm.expect_download() as markdown_download:
+        gm.click("#export-md")
+    assert "Archive" in open(markdown_download.value.path(), encoding="utf-8").read()
+
+
+def test_the_log_catches_up_after_the_connection_drops(new_page: Any, table: Any) -> None:
+    """A dropped WebSocket reconnects with ?after=n and shows what happened meanwhile, once."""
+    gm = new_page()
+    gm_link, _ = table.create_campaign(gm, "Reconnect", "inciting-incident")
+    gm.goto(gm_link)
+    other = new_page()
+    other.goto(gm_link)
+    expect(other.locator("#conn")).to_have_text("live")
+    other.evaluate("window.talespinFeed.drop()")
+    table.open_gm_group(gm, "Notes and cast")
+    gm.fill("#gm-note", "While you were away")
+    gm.uncheck("#gm-note-private")
+    gm.click("#gm-add-note")
+    expect(other.locator("#log")).to_contain_text("While you were away")
+    expect(other.locator("#conn")).to_have_text("live")
+    expect(other.locator('#log .event[data-type="NoteAdded"]')).to_have_count(1)
