@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,11 +67,11 @@ def test_the_record_exports_as_json_and_markdown(new_page: Any, table: Any) -> N
     expect(gm.locator("#conn")).to_have_text("live")
     with gm.expect_download() as json_download:
         gm.click("#export-json")
-    record = json.loads(open(json_download.value.path(), encoding="utf-8").read())
+    record = json.loads(Path(json_download.value.path()).read_text(encoding="utf-8"))
     assert record["campaign"]["name"] == "Archive"
     with gm.expect_download() as markdown_download:
         gm.click("#export-md")
-    assert "Archive" in open(markdown_download.value.path(), encoding="utf-8").read()
+    assert "Archive" in Path(markdown_download.value.path()).read_text(encoding="utf-8")
 
 
 def test_the_log_catches_up_after_the_connection_drops(new_page: Any, table: Any) -> None:
