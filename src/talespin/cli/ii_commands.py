@@ -16,6 +16,7 @@ import yaml
 from rich.table import Table
 
 from ..dice import Rng
+from ..lab import odds_grid, plot_grid
 from ..systems.inciting_incident import SYSTEM, default_rules, final_d6, roll_chances
 from ..systems.inciting_incident.chances import action_crisis, roll_crisis
 from ..systems.inciting_incident.rolls import RollSpec, make_roll
@@ -35,7 +36,9 @@ AdvOpt = Annotated[int, typer.Option("--advantage", min=0, help="Advantage (net 
 DisOpt = Annotated[int, typer.Option("--disadvantage", min=0, help="Disadvantage.")]
 AgainstOpt = Annotated[int | None, typer.Option("--against", help="Target total (default: the rules' 20).")]
 TalentOpt = Annotated[int | None, typer.Option("--talent-level", help="Talent level 0–9.")]
-AbilityOpt = Annotated[int | None, typer.Option("--ability-level", help="Ability level 0–9 (an Ability Roll).")]
+AbilityOpt = Annotated[
+    int | None, typer.Option("--ability-level", help="Ability level 0–9 (an Ability Roll).")
+]
 
 
 def read_document(path: Path) -> Any:
@@ -68,11 +71,15 @@ def _level(talent: int | None, ability: int | None) -> tuple[str, int]:
     kind, level = ("talent", talent) if talent is not None else ("ability", ability)
     assert level is not None
     if not rules.levels.min <= level <= rules.levels.max:
-        raise BadInput(f"a level lies between {rules.levels.min} and {rules.levels.max}, got {level}", code="bad_level")
+        raise BadInput(
+            f"a level lies between {rules.levels.min} and {rules.levels.max}, got {level}", code="bad_level"
+        )
     return kind, level
 
 
-def _odds_payload(level: int, dice: int, advantage: int, disadvantage: int, against: int | None) -> dict[str, Any]:
+def _odds_payload(
+    level: int, dice: int, advantage: int, disadvantage: int, against: int | None
+) -> dict[str, Any]:
     rules = default_rules()
     target = rules.roll.target if against is None else against
     d6 = final_d6(dice, advantage, disadvantage, rules)
@@ -92,6 +99,7 @@ def _odds_payload(level: int, dice: int, advantage: int, disadvantage: int, agai
 
 @app.command()
 def odds(
+    *,
     talent_level: TalentOpt = None,
     ability_level: AbilityOpt = None,
     dice: DiceOpt = 5,
@@ -110,7 +118,8 @@ def odds(
             console.print(f"[bold]{dice_text}[/] against {payload['against']}")
             console.print(f"P(success) = {payload['p_success']:.4f}  ({payload['p_success_exact']})")
             console.print(
-                f"expected Crisis if rolled = {payload['expected_crisis']:.3f}; automatic = {payload['auto_crisis']}"
+                f"expected Crisis if rolled = {payload['expected_crisis']:.3f}; "
+                f"automatic = {payload['auto_crisis']}"
             )
 
         emit(payload, as_json, render)
@@ -118,6 +127,7 @@ def odds(
 
 @app.command()
 def roll(
+    *,
     talent_level: TalentOpt = None,
     ability_level: AbilityOpt = None,
     dice: DiceOpt = 5,
@@ -159,12 +169,12 @@ def roll(
 @app.command()
 def table(
     against: AgainstOpt = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Draw a heatmap to FILE.png or FILE.svg.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Draw a heatmap to FILE.png or FILE.svg.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """P(success) for every level 0–9 × base d6 count 1–9."""
-    from ..lab import odds_grid, plot_grid
-
     with guarded(as_json):
         if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
             raise BadInput(f"--plot draws PNG or SVG files, got {plot.name!r}", code="bad_option")
@@ -174,7 +184,9 @@ def table(
             try:
                 payload["plot"] = str(plot_grid(grid, plot))
             except OSError as error:
-                raise BadInput(f"cannot write {plot}: {error.strerror or error}", code="unwritable_file") from None
+                raise BadInput(
+                    f"cannot write {plot}: {error.strerror or error}", code="unwritable_file"
+                ) from None
 
         def render() -> None:
             shown = Table(title=f"P(total ≥ {grid.against})")

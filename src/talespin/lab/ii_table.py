@@ -4,7 +4,7 @@
 >>> grid.p_success[5][4]          # level 5 (2d6), base 5d6
 Fraction(...)
 >>> round(float(grid.p_success[5][4]), 4)
-0.9034
+0.8962
 """
 
 from __future__ import annotations
@@ -14,9 +14,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..systems.inciting_incident import Rules, default_rules, roll_chances
+import numpy as np
+import numpy.typing as npt
 
-__all__ = ["OddsGrid", "odds_grid", "plot_grid"]
+from ..dice.fast import exploding_die_array, pool_total_array, sum_arrays
+from ..systems.inciting_incident import Rules, default_rules, final_d6, roll_chances
+
+__all__ = ["OddsGrid", "fast_grid", "odds_grid", "plot_grid"]
+
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,17 +52,54 @@ def odds_grid(against: int | None = None, rules: Rules | None = None) -> OddsGri
     levels = tuple(range(rules.levels.min, rules.levels.max + 1))
     dice = tuple(range(rules.roll.difficulty.min, rules.roll.difficulty.max + 1))
     rows = tuple(
-        tuple(roll_chances(d, rules.levels.dice[level], target, rules).p_success for d in dice) for level in levels
+        tuple(roll_chances(d, rules.levels.dice[level], target, rules).p_success for d in dice)
+        for level in levels
     )
     return OddsGrid(target, levels, dice, rows)
 
 
+def fast_grid(
+    against: int | None = None, max_base: int = 13, max_net: int = 10, rules: Rules | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """Float P(success) and expected Crisis for every level × base d6 1..max_base × net −max_net..max_net.
+
+    Arrays are shaped ``(levels, max_base, 2·max_net + 1)``. Each distinct pool is computed once: the d6
+    pools by repeated convolution, each level's dice once, then one convolution per (level, d6) pair.
+    Expected Crisis follows II-SIMPLE-3 (success amount, else at least the failure minimum).
+    """
+    rules = rules or default_rules()
+    target = rules.roll.target if against is None else against
+    levels = range(rules.levels.min, rules.levels.max + 1)
+    nets = range(-max_net, max_net + 1)
+    finals = np.array(
+        [[final_d6(b, max(n, 0), max(-n, 0), rules) for n in nets] for b in range(1, max_base + 1)],
+        dtype=np.intp,
+    )
+    d6_pools = [pool_total_array([], target)]
+    one = exploding_die_array(rules.roll.d6_size, target)
+    for _ in range(int(finals.max())):
+        d6_pools.append(sum_arrays(d6_pools[-1], one, target))
+    totals = np.arange(target + 1)
+    crisis_of = np.where(
+        totals >= target, rules.crisis.success, np.maximum(rules.crisis.failure_minimum, target - totals)
+    )
+    p_table = np.empty((len(levels), len(d6_pools)))
+    c_table = np.empty((len(levels), len(d6_pools)))
+    for i, level in enumerate(levels):
+        talent = pool_total_array(rules.levels.dice[level], target)
+        for d6, pool in enumerate(d6_pools):
+            dist = sum_arrays(pool, talent, target)
+            p_table[i, d6] = dist[target]
+            c_table[i, d6] = dist @ crisis_of
+    return p_table[:, finals], c_table[:, finals]
+
+
 def plot_grid(grid: OddsGrid, path: str | Path) -> Path:
     """Draw the grid as a heatmap with the percentages in the cells; the suffix picks PNG or SVG."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 -- loaded only when a plot is drawn (slow import)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 -- after choosing the Agg backend
 
     out = Path(path)
     values = [[float(p) for p in row] for row in grid.p_success]
@@ -69,7 +112,9 @@ def plot_grid(grid: OddsGrid, path: str | Path) -> Path:
     ax.set_title(f"Inciting Incident: P(total ≥ {grid.against})")
     for y, row in enumerate(values):
         for x, p in enumerate(row):
-            ax.text(x, y, f"{p:.0%}", ha="center", va="center", color="white" if p < 0.6 else "black", fontsize=8)
+            ax.text(
+                x, y, f"{p:.0%}", ha="center", va="center", color="white" if p < 0.6 else "black", fontsize=8
+            )
     fig.colorbar(image, ax=ax, label="P(success)")
     fig.tight_layout()
     fig.savefig(out)

@@ -23,7 +23,12 @@ ADA: dict[str, Any] = {
             "limitations": ["only vehicles she knows"],
             "skills": [
                 {"name": "Barrel Roll", "cost": 4, "kind": "modifier", "effects": {"advantage": 2}},
-                {"name": "Steady Hands", "cost": 2, "kind": "modifier", "effects": {"crisis": -1, "protect": 1}},
+                {
+                    "name": "Steady Hands",
+                    "cost": 2,
+                    "kind": "modifier",
+                    "effects": {"crisis": -1, "protect": 1},
+                },
                 {"name": "Show Off", "cost": 1, "kind": "modifier"},
             ],
         },

@@ -36,17 +36,25 @@ def test_action_scene_summary() -> None:
     """The action scene ends with the expected Crisis, Rising Tension and Trigger firings."""
     _, body = _json("play", str(ROOT / "examples" / "ii-action-scene.yaml"))
     assert body["state"]["crisis"] == 21 and body["state"]["obstacle_beaten"] is True
-    assert [(t["value"], t["character"]) for t in body["triggers_fired"]] == [(10, "Bram"), (15, "Ada"), (20, "Bram")]
+    assert [(t["value"], t["character"]) for t in body["triggers_fired"]] == [
+        (10, "Bram"),
+        (15, "Ada"),
+        (20, "Bram"),
+    ]
     blind = [e for e in body["events"] if e["type"] == "AbilityRolled"]
     assert blind[0]["visibility"] == "gm"
 
 
 def test_odds_contract() -> None:
     """`ii odds` prints the contract's keys with the ladder applied."""
-    code, body = _json("odds", "--talent-level", "6", "--dice", "5", "--advantage", "3", "--disadvantage", "1")
+    code, body = _json(
+        "odds", "--talent-level", "6", "--dice", "5", "--advantage", "3", "--disadvantage", "1"
+    )
     assert code == 0
     assert body["d6"] == 6 and body["talent_dice"] == ["d8", "d8"] and body["against"] == 20
-    assert {"p_success", "p_success_exact", "expected_crisis", "expected_crisis_exact", "auto_crisis"} <= set(body)
+    assert {"p_success", "p_success_exact", "expected_crisis", "expected_crisis_exact", "auto_crisis"} <= set(
+        body
+    )
     assert body["auto_crisis"] == 4
     _, ability = _json("odds", "--ability-level", "1", "--against", "12")
     assert ability["talent_dice"] == ["d4"] and ability["against"] == 12
@@ -57,7 +65,11 @@ def test_roll_with_faces() -> None:
     code, body = _json("roll", "--talent-level", "3", "--dice", "2", "--faces", "6,2;3;8,1")
     assert code == 0
     assert body["total"] == 20 and body["success"] is True and body["crisis"] == 2
-    assert body["chains"] == [{"size": 6, "faces": [6, 2]}, {"size": 6, "faces": [3]}, {"size": 8, "faces": [8, 1]}]
+    assert body["chains"] == [
+        {"size": 6, "faces": [6, 2]},
+        {"size": 6, "faces": [3]},
+        {"size": 8, "faces": [8, 1]},
+    ]
     code, seeded = _json("roll", "--talent-level", "3", "--seed", "4")
     assert code == 0 and seeded == _json("roll", "--talent-level", "3", "--seed", "4")[1]
 
@@ -102,26 +114,48 @@ def test_character_schema_prints_json() -> None:
 
 def _script(tmp_path: Path, h: Any, *commands: dict[str, Any], tension: int = 1) -> Path:
     path = tmp_path / "script.yaml"
-    path.write_text(yaml.safe_dump({"system": "inciting-incident", "rising_tension": tension,
-                                    "characters": [h.ADA, h.BRAM],
-                                    "commands": [{"do": "start_scene", "kind": "action"}, *commands]}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "system": "inciting-incident",
+                "rising_tension": tension,
+                "characters": [h.ADA, h.BRAM],
+                "commands": [{"do": "start_scene", "kind": "action"}, *commands],
+            }
+        )
+    )
     return path
 
 
 @pytest.mark.parametrize(
     ("commands", "code", "rule"),
     [
-        ([{"do": "simple_obstacle", "character": "Ada", "talent": "Juggling"}], "unknown_talent", "II-ROLL-1"),
-        ([{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": [[1], [2]]}],
-         "bad_faces", "II-ROLL-4"),
+        (
+            [{"do": "simple_obstacle", "character": "Ada", "talent": "Juggling"}],
+            "unknown_talent",
+            "II-ROLL-1",
+        ),
+        (
+            [{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": [[1], [2]]}],
+            "bad_faces",
+            "II-ROLL-4",
+        ),
         ([{"do": "complex_obstacle", "obstruction": -3}], "bad_field", "II-COMPLEX-1"),
         ([{"do": "spend_tension", "on": "trigger"}], "illegal", "II-RT-3"),
-        ([{"do": "complex_obstacle", "obstruction": 20}, {"do": "regular_action", "character": "Ada", "choice": "auto"},
-          {"do": "regular_action", "character": "Ada", "choice": "auto"}], "illegal", "II-COMPLEX-5"),
+        (
+            [
+                {"do": "complex_obstacle", "obstruction": 20},
+                {"do": "regular_action", "character": "Ada", "choice": "auto"},
+                {"do": "regular_action", "character": "Ada", "choice": "auto"},
+            ],
+            "illegal",
+            "II-COMPLEX-5",
+        ),
     ],
 )
-def test_illegal_commands_stop_the_run(tmp_path: Path, h: Any, commands: list[dict[str, Any]], code: str,
-                                       rule: str) -> None:
+def test_illegal_commands_stop_the_run(
+    tmp_path: Path, h: Any, commands: list[dict[str, Any]], code: str, rule: str
+) -> None:
     """A refused command stops `ii play` with exit 2 and the contract's error (code, rule, command_index)."""
     # rule: II-ROLL-4 II-COMPLEX-1 II-COMPLEX-5 II-RT-3
     status, body = _json("play", str(_script(tmp_path, h, *commands)))
@@ -134,8 +168,9 @@ def test_illegal_commands_stop_the_run(tmp_path: Path, h: Any, commands: list[di
 def test_malformed_sheet_in_a_script(tmp_path: Path, h: Any) -> None:
     """A script with a malformed character sheet is refused with exit 2 and no traceback."""
     path = tmp_path / "s.yaml"
-    path.write_text(yaml.safe_dump({"characters": [{"name": "X", "abilities": {"fortitude": "lots"}}],
-                                    "commands": []}))
+    path.write_text(
+        yaml.safe_dump({"characters": [{"name": "X", "abilities": {"fortitude": "lots"}}], "commands": []})
+    )
     status, body = _json("play", str(path))
     assert status == 2 and body["error"]["code"] == "invalid_sheet"
     result = runner.invoke(app, ["ii", "play", str(path)])
@@ -152,8 +187,12 @@ def test_faces_that_do_not_parse() -> None:
 
 def test_human_output_renders() -> None:
     """Without --json the commands print for people and exit 0."""
-    for args in (["odds", "--talent-level", "5"], ["roll", "--talent-level", "5", "--seed", "1"], ["table"],
-                 ["play", str(ROOT / "examples" / "ii-conflict.yaml")]):
+    for args in (
+        ["odds", "--talent-level", "5"],
+        ["roll", "--talent-level", "5", "--seed", "1"],
+        ["table"],
+        ["play", str(ROOT / "examples" / "ii-conflict.yaml")],
+    ):
         result = runner.invoke(app, ["ii", *args])
         assert result.exit_code == 0, result.output
         assert result.output.strip()

@@ -20,11 +20,17 @@ def test_crisis_starts_at_zero_and_never_goes_below(h: Any) -> None:
     # rule: II-CRISIS-1 II-FLOW-5
     state = _scene(h)
     assert state.scene.crisis == 0
-    state, events = h.run([{"do": "adjust_crisis", "amount": 3}, {"do": "adjust_crisis", "amount": -10}], state=state)
+    state, events = h.run(
+        [{"do": "adjust_crisis", "amount": 3}, {"do": "adjust_crisis", "amount": -10}], state=state
+    )
     assert state.scene.crisis == 0
     assert h.last(events, "CrisisLowered").data["amount"] == 3
-    conflict, _ = h.run([{"do": "start_scene", "kind": "conflict", "triggers": [{"at": 2, "text": "x"}]},
-                         {"do": "adjust_crisis", "amount": 2}])
+    conflict, _ = h.run(
+        [
+            {"do": "start_scene", "kind": "conflict", "triggers": [{"at": 2, "text": "x"}]},
+            {"do": "adjust_crisis", "amount": 2},
+        ]
+    )
     assert conflict.scene.crisis == 2 and conflict.scene.triggers[0].fired == (2,)
 
 
@@ -36,7 +42,11 @@ def test_one_increase_fires_several_values_in_ascending_order(h: Any) -> None:
     fired = [(e.data["value"], e.data["text"]) for e in events if e.type == "TriggerFired"]
     assert fired == [(10, "A"), (12, "B"), (15, "A"), (20, "A")]
     state, events = h.run([{"do": "adjust_crisis", "amount": 9}], state=state)
-    assert [(e.data["value"], e.data["text"]) for e in events if e.type == "TriggerFired"] == [(25, "A"), (30, "A"), (30, "C")]
+    assert [(e.data["value"], e.data["text"]) for e in events if e.type == "TriggerFired"] == [
+        (25, "A"),
+        (30, "A"),
+        (30, "C"),
+    ]
 
 
 def test_firing_records_the_causing_character(h: Any) -> None:
@@ -52,14 +62,26 @@ def test_each_value_fires_once_until_rearmed(h: Any) -> None:
     """A value fires at most once per scene; the GM may re-arm it by hand."""
     # rule: II-CRISIS-4
     state = _scene(h, {"at": 5, "text": "Alarm"})
-    state, events = h.run([{"do": "adjust_crisis", "amount": 5}, {"do": "adjust_crisis", "amount": -3},
-                           {"do": "adjust_crisis", "amount": 3}], state=state)
+    state, events = h.run(
+        [
+            {"do": "adjust_crisis", "amount": 5},
+            {"do": "adjust_crisis", "amount": -3},
+            {"do": "adjust_crisis", "amount": 3},
+        ],
+        state=state,
+    )
     assert [e.type for e in events].count("TriggerFired") == 1
     with pytest.raises(IllegalCommand) as refused:
         decide(state, {"do": "rearm_trigger", "trigger": 1, "value": 10}, None)
     assert refused.value.rule == "II-CRISIS-4"
-    state, events = h.run([{"do": "rearm_trigger", "trigger": 1}, {"do": "adjust_crisis", "amount": -1},
-                           {"do": "adjust_crisis", "amount": 1}], state=state)
+    state, events = h.run(
+        [
+            {"do": "rearm_trigger", "trigger": 1},
+            {"do": "adjust_crisis", "amount": -1},
+            {"do": "adjust_crisis", "amount": 1},
+        ],
+        state=state,
+    )
     assert [e.type for e in events].count("TriggerFired") == 1
 
 
@@ -67,17 +89,31 @@ def test_every_change_records_its_cause(h: Any) -> None:
     """Crisis changes carry their cause: an action, a Skill or a GM adjustment."""
     # rule: II-CRISIS-5
     state = _scene(h)
-    state, events = h.run([{"do": "simple_obstacle", "character": "Ada", "choice": "auto"},
-                           {"do": "adjust_crisis", "amount": 2, "reason": "the storm"},
-                           {"do": "use_skill", "character": "Bram", "skill": "Calm Voice"}], state=state)
+    state, events = h.run(
+        [
+            {"do": "simple_obstacle", "character": "Ada", "choice": "auto"},
+            {"do": "adjust_crisis", "amount": 2, "reason": "the storm"},
+            {"do": "use_skill", "character": "Bram", "skill": "Calm Voice"},
+        ],
+        state=state,
+    )
     causes = [e.data["cause"] for e in events if e.type in ("CrisisRaised", "CrisisLowered")]
-    assert causes == ["passed a Simple Obstacle automatically", "GM adjustment: the storm", "Skill Calm Voice"]
+    assert causes == [
+        "passed a Simple Obstacle automatically",
+        "GM adjustment: the storm",
+        "Skill Calm Voice",
+    ]
 
 
 def test_gm_only_trigger_fires_publicly(h: Any) -> None:
     """A GM-only Trigger is added in a GM-only event and fires in a public one."""
     # rule: II-CRISIS-2
-    state, events = h.run([h.ACTION, {"do": "add_trigger", "at": 3, "text": "Ambush", "visibility": "gm"},
-                           {"do": "adjust_crisis", "amount": 4}])
+    _, events = h.run(
+        [
+            h.ACTION,
+            {"do": "add_trigger", "at": 3, "text": "Ambush", "visibility": "gm"},
+            {"do": "adjust_crisis", "amount": 4},
+        ]
+    )
     assert h.last(events, "TriggerAdded").visibility == "gm"
     assert h.last(events, "TriggerFired").visibility == "public"

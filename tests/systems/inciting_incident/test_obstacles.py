@@ -45,8 +45,13 @@ def test_simple_presented_to_one_or_each(h: Any) -> None:
     assert refused.value.rule == "II-SIMPLE-1"
     state, events = h.run([{"do": "simple_obstacle", "character": "Bram", "choice": "auto"}], state=state)
     assert h.last(events, "ObstaclePassed").data["characters"] == ["Ada", "Bram"]
-    state, events = h.run([{"do": "simple_obstacle", "individually": True},
-                           {"do": "simple_obstacle", "character": "Ada", "choice": "auto"}], state=state)
+    state, events = h.run(
+        [
+            {"do": "simple_obstacle", "individually": True},
+            {"do": "simple_obstacle", "character": "Ada", "choice": "auto"},
+        ],
+        state=state,
+    )
     assert not state.scene.obstacle.beaten
     with pytest.raises(IllegalCommand, match="again"):
         decide(state, {"do": "simple_obstacle", "character": "Ada", "choice": "auto"}, None)
@@ -71,9 +76,14 @@ def test_complex_obstacle_setup_is_checked(h: Any) -> None:
 def test_regular_action_auto(h: Any) -> None:
     """Automatic Regular Action: Obstruction −4 (not below 0), Crisis +4, no Rising Tension."""
     # rule: II-COMPLEX-2
-    state, _ = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 6, "attempts": 2},
-                      {"do": "regular_action", "character": "Ada", "choice": "auto"},
-                      {"do": "regular_action", "character": "Bram", "choice": "auto"}])
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 6, "attempts": 2},
+            {"do": "regular_action", "character": "Ada", "choice": "auto"},
+            {"do": "regular_action", "character": "Bram", "choice": "auto"},
+        ]
+    )
     assert state.scene.obstacle.obstruction == 0
     assert state.scene.crisis == 8 and state.rising_tension == 5
 
@@ -81,23 +91,34 @@ def test_regular_action_auto(h: Any) -> None:
 def test_regular_action_rolled(h: Any) -> None:
     """Success lowers Obstruction by total − 20 with Crisis +2; failure adds at least 2 Crisis."""
     # rule: II-COMPLEX-3
-    state, _ = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 30, "attempts": 2},
-                      {"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH7}])
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 30, "attempts": 2},
+            {"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH7},
+        ]
+    )
     assert state.scene.obstacle.obstruction == 3 and state.scene.crisis == 2
-    state, _ = h.run([{"do": "regular_action", "character": "Bram", "talent": "Brawling", "faces": BRAWL_LOW}],
-                     state=state)
+    state, _ = h.run(
+        [{"do": "regular_action", "character": "Bram", "talent": "Brawling", "faces": BRAWL_LOW}], state=state
+    )
     assert state.scene.obstacle.obstruction == 3 and state.scene.crisis == 2 + 13
 
 
 def test_repeated_talent_adds_three(h: Any) -> None:
     """A character's second Regular Action with the same Talent on one obstacle adds +3 Crisis."""
     # rule: II-COMPLEX-4
-    state, events = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 90, "attempts": 2},
-                           {"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH7},
-                           {"do": "regular_action", "character": "Bram", "choice": "auto"},
-                           {"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH7},
-                           {"do": "regular_action", "character": "Bram", "choice": "auto"},
-                           {"do": "regular_action", "character": "Ada", "talent": "Quickdraw"}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 90, "attempts": 2},
+            {"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH7},
+            {"do": "regular_action", "character": "Bram", "choice": "auto"},
+            {"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH7},
+            {"do": "regular_action", "character": "Bram", "choice": "auto"},
+            {"do": "regular_action", "character": "Ada", "talent": "Quickdraw"},
+        ]
+    )
     amounts = [e.data["amount"] for e in events if e.type == "CrisisRaised"]
     assert amounts[:4] == [2, 4, 5, 4]
     assert state.scene.obstacle.used_talents == (("Ada", ("Piloting", "Piloting", "Quickdraw")),)
@@ -106,29 +127,54 @@ def test_repeated_talent_adds_three(h: Any) -> None:
 def test_no_two_actions_in_a_row(h: Any) -> None:
     """A character may not act twice in a row on one obstacle, unless it is alone."""
     # rule: II-COMPLEX-5
-    state, _ = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 30, "attempts": 2},
-                      {"do": "regular_action", "character": "Ada", "choice": "auto"}])
-    for command in ({"do": "regular_action", "character": "Ada", "choice": "auto"},
-                    {"do": "decisive_action", "character": "Ada", "talent": "Piloting"}):
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 30, "attempts": 2},
+            {"do": "regular_action", "character": "Ada", "choice": "auto"},
+        ]
+    )
+    for command in (
+        {"do": "regular_action", "character": "Ada", "choice": "auto"},
+        {"do": "decisive_action", "character": "Ada", "talent": "Piloting"},
+    ):
         with pytest.raises(IllegalCommand) as refused:
             decide(state, command, None)
         assert refused.value.rule == "II-COMPLEX-5"
-    alone, _ = h.run([{"do": "start_scene", "kind": "action", "present": ["Ada"]},
-                      {"do": "complex_obstacle", "obstruction": 30, "attempts": 2},
-                      {"do": "regular_action", "character": "Ada", "choice": "auto"},
-                      {"do": "regular_action", "character": "Ada", "choice": "auto"}])
+    alone, _ = h.run(
+        [
+            {"do": "start_scene", "kind": "action", "present": ["Ada"]},
+            {"do": "complex_obstacle", "obstruction": 30, "attempts": 2},
+            {"do": "regular_action", "character": "Ada", "choice": "auto"},
+            {"do": "regular_action", "character": "Ada", "choice": "auto"},
+        ]
+    )
     assert alone.scene.obstacle.obstruction == 22
 
 
 def test_decisive_action(h: Any) -> None:
-    """A Decisive Action beats the obstacle when total ≥ Obstruction, else adds max(2, gap) and spends an attempt."""
+    """A Decisive Action beats the obstacle at total ≥ Obstruction, else adds max(2, gap), uses an attempt."""
     # rule: II-COMPLEX-6
-    state, events = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 12, "attempts": 2},
-                           {"do": "decisive_action", "character": "Ada", "talent": "Piloting", "faces": LOW7}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 12, "attempts": 2},
+            {"do": "decisive_action", "character": "Ada", "talent": "Piloting", "faces": LOW7},
+        ]
+    )
     assert not state.scene.obstacle.beaten and state.scene.obstacle.attempts_left == 1
     assert state.scene.crisis == 5
-    state, events = h.run([{"do": "decisive_action", "character": "Bram", "talent": "Brawling",
-                            "faces": [[6, 2], [1], [1], [1], [1], [2]]}], state=state)
+    state, events = h.run(
+        [
+            {
+                "do": "decisive_action",
+                "character": "Bram",
+                "talent": "Brawling",
+                "faces": [[6, 2], [1], [1], [1], [1], [2]],
+            }
+        ],
+        state=state,
+    )
     assert state.scene.obstacle.beaten and state.scene.crisis == 7
     assert h.last(events, "ObstacleBeaten").data["last_attempt"] is False
 
@@ -136,8 +182,13 @@ def test_decisive_action(h: Any) -> None:
 def test_last_attempt_always_beats(h: Any) -> None:
     """The last Decisive attempt beats the obstacle even on a failure, with its Crisis counted."""
     # rule: II-COMPLEX-7
-    state, events = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 40, "attempts": 1},
-                           {"do": "decisive_action", "character": "Ada", "talent": "Piloting", "faces": LOW7}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 40, "attempts": 1},
+            {"do": "decisive_action", "character": "Ada", "talent": "Piloting", "faces": LOW7},
+        ]
+    )
     assert state.scene.obstacle.beaten and state.scene.crisis == 33
     assert h.last(events, "ObstacleBeaten").data["last_attempt"] is True
 
@@ -145,8 +196,13 @@ def test_last_attempt_always_beats(h: Any) -> None:
 def test_beaten_obstacle_refuses_actions(h: Any) -> None:
     """Actions on a beaten obstacle are refused with a clear error; the state is unchanged."""
     # rule: II-COMPLEX-8
-    state, _ = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 0, "attempts": 1},
-                      {"do": "decisive_action", "character": "Ada", "talent": "Piloting", "faces": LOW7}])
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 0, "attempts": 1},
+            {"do": "decisive_action", "character": "Ada", "talent": "Piloting", "faces": LOW7},
+        ]
+    )
     before = state
     with pytest.raises(IllegalCommand, match="already beaten") as refused:
         decide(state, {"do": "regular_action", "character": "Bram", "choice": "auto"}, None)

@@ -27,7 +27,17 @@ def _icepool_total(sizes: list[int], cap: int) -> Any:
 
 @pytest.mark.parametrize(
     ("d6", "level", "against"),
-    [(5, 5, 20), (1, 0, 20), (0, 3, 20), (3, 9, 20), (9, 1, 20), (5, 8, 37), (2, 4, 7), (13, 6, 20), (4, 2, 30)],
+    [
+        (5, 5, 20),
+        (1, 0, 20),
+        (0, 3, 20),
+        (3, 9, 20),
+        (9, 1, 20),
+        (5, 8, 37),
+        (2, 4, 7),
+        (13, 6, 20),
+        (4, 2, 30),
+    ],
 )
 def test_odds_match_icepool(d6: int, level: int, against: int) -> None:
     """P(success), the capped distribution and expected Crisis agree exactly with icepool."""
@@ -51,7 +61,9 @@ def _brute(sizes: list[int], cap: int) -> dict[int, Fraction]:
     for size in sizes:
         nxt: dict[int, Fraction] = {}
 
-        def walk(base: int, p: Fraction, running: int, size: int = size, nxt: dict[int, Fraction] = nxt) -> None:
+        def walk(
+            base: int, p: Fraction, running: int, size: int = size, nxt: dict[int, Fraction] = nxt
+        ) -> None:
             for face in range(1, size + 1):
                 q = p / size
                 value = running + face
@@ -107,10 +119,18 @@ def test_state_odds_for_a_simple_obstacle(h: Any) -> None:
     answer = get_system("ii").odds(state, {"character": "Ada", "advantage": 2})
     assert answer["situation"] == "simple_obstacle"
     auto, piloting = answer["choices"][0], answer["choices"][1]
-    assert auto == {"choice": "auto", "label": "Auto", "p_success": 1.0, "p_success_exact": "1/1",
-                    "expected_crisis": 4.0, "expected_crisis_exact": "4/1"}
+    assert auto == {
+        "choice": "auto",
+        "label": "Auto",
+        "p_success": 1.0,
+        "p_success_exact": "1/1",
+        "expected_crisis": 4.0,
+        "expected_crisis_exact": "4/1",
+    }
     exact = roll_chances(6, (6, 6), 20, RULES)
-    assert piloting["talent"] == "Piloting" and piloting["d6"] == 6 and piloting["talent_dice"] == ["d6", "d6"]
+    assert (
+        piloting["talent"] == "Piloting" and piloting["d6"] == 6 and piloting["talent_dice"] == ["d6", "d6"]
+    )
     assert piloting["p_success_exact"] == f"{exact.p_success.numerator}/{exact.p_success.denominator}"
     assert piloting["distribution"][-1][0] == 20
     assert [c.get("talent") for c in answer["choices"]] == [None, "Piloting", "Quickdraw", "Mechanics"]
@@ -120,9 +140,16 @@ def test_state_odds_for_a_complex_obstacle(h: Any) -> None:
     """For a Complex Obstacle odds() gives the Decisive chance now and the expected reduction per Talent."""
     # rule: II-ODDS-2 II-COMPLEX-4
     state, _ = h.run(
-        [h.ACTION, {"do": "complex_obstacle", "obstruction": 12, "attempts": 2},
-         {"do": "regular_action", "character": "Ada", "talent": "Piloting",
-          "faces": [[1], [1], [1], [1], [1], [1], [1]]}]
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 12, "attempts": 2},
+            {
+                "do": "regular_action",
+                "character": "Ada",
+                "talent": "Piloting",
+                "faces": [[1], [1], [1], [1], [1], [1], [1]],
+            },
+        ]
     )
     answer = get_system("ii").odds(state, {"character": "Ada"})
     assert answer["situation"] == "regular_action" and answer["obstruction"] == 12
@@ -143,7 +170,9 @@ def _frac(p: Fraction) -> str:
 def test_state_odds_for_an_attack(h: Any) -> None:
     """In a conflict odds() rolls against the target's defence and the guard for a Decisive Attack."""
     # rule: II-ODDS-1 II-FLOW-2 II-FLOW-3
-    state, _ = h.run([{"do": "start_scene", "kind": "conflict"}, {"do": "start_conflict", "enemies": [h.GUARD]}])
+    state, _ = h.run(
+        [{"do": "start_scene", "kind": "conflict"}, {"do": "start_conflict", "enemies": [h.GUARD]}]
+    )
     regular = get_system("ii").odds(state, {"character": "Ada"})
     assert regular["situation"] == "regular_attack" and regular["target"] == "Guard"
     assert regular["choices"][0]["d6"] == 6  # Guard's nimbleness 3 → defence 6

@@ -51,7 +51,9 @@ def test_talent_roll_dice_and_total(h: Any) -> None:
     state = new_state({"characters": [h.ADA]})
     state, _ = h.run([h.ACTION], state=state)
     faces = [[1], [2], [6, 3], [4], [5], [6, 1], [3]]
-    events = decide(state, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": faces}, None)
+    events = decide(
+        state, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": faces}, None
+    )
     rolled = h.last(events, "TalentRolled").data
     assert rolled["d6"] == 5 and rolled["talent_dice"] == ["d6", "d6"]
     assert rolled["chains"][2] == {"size": 6, "faces": [6, 3]}
@@ -90,8 +92,18 @@ def test_target_is_rules_data(h: Any) -> None:
     """The standard target 20 comes from the rules data; a variant moves it."""
     # rule: II-ROLL-3
     state = new_state({"characters": [h.ADA], "variant": {"roll": {"target": 30}}})
-    state, events = h.run([h.ACTION, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting",
-                                      "faces": [[1], [2], [6, 3], [4], [5], [6, 1], [1]]}], state=state)
+    state, events = h.run(
+        [
+            h.ACTION,
+            {
+                "do": "simple_obstacle",
+                "character": "Ada",
+                "talent": "Piloting",
+                "faces": [[1], [2], [6, 3], [4], [5], [6, 1], [1]],
+            },
+        ],
+        state=state,
+    )
     rolled = h.last(events, "TalentRolled").data
     assert rolled["against"] == 30 and rolled["success"] is False
     assert h.last(events, "CrisisRaised").data["amount"] == 2

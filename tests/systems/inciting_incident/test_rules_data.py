@@ -39,8 +39,17 @@ def test_numbers_of_the_rules_are_data() -> None:
     assert rules.complex.obstruction_reduction == 4
     assert (rules.complex.attempts.min, rules.complex.attempts.max) == (1, 3)
     assert (rules.roll.difficulty.min, rules.roll.difficulty.max, rules.roll.difficulty.default) == (1, 9, 5)
-    assert rules.rising_tension.costs.model_dump() == {"disadvantage": 1, "trigger": 2, "obstacle": 2, "enemy": 3}
-    assert (rules.conflict.guard, rules.conflict.guard_minimum, rules.conflict.enemy_failure_flow) == (30, 10, 2)
+    assert rules.rising_tension.costs.model_dump() == {
+        "disadvantage": 1,
+        "trigger": 2,
+        "obstacle": 2,
+        "enemy": 3,
+    }
+    assert (rules.conflict.guard, rules.conflict.guard_minimum, rules.conflict.enemy_failure_flow) == (
+        30,
+        10,
+        2,
+    )
     assert rules.budget is None
     assert rules.skills.learning_requires_recreation is False
 

@@ -15,8 +15,12 @@ COOP = {"do": "start_scene", "kind": "cooperative"}
 def test_scene_kinds_and_new_scenes(h: Any) -> None:
     """A scene has a kind, a location and the characters present; starting another ends the first."""
     # rule: II-SCENE-1
-    state, events = h.run([{"do": "start_scene", "kind": "action", "location": "Docks", "present": ["Ada"]},
-                           {"do": "start_scene", "kind": "conflict", "location": "Roof"}])
+    state, events = h.run(
+        [
+            {"do": "start_scene", "kind": "action", "location": "Docks", "present": ["Ada"]},
+            {"do": "start_scene", "kind": "conflict", "location": "Roof"},
+        ]
+    )
     assert h.types(events) == ["SceneStarted", "SceneEnded", "SceneStarted"]
     assert state.scene.kind == "conflict" and state.scene.location == "Roof"
     assert state.scene.present == ("Ada", "Bram") and state.scenes_played == 2
@@ -41,14 +45,23 @@ def test_one_change_or_heal_per_character_per_cooperative_scene(h: Any) -> None:
     # rule: II-SCENE-2
     state, _ = h.run([COOP, {"do": "learn", "character": "Ada", "ability": "fortitude", "level": 4}])
     assert state.members[0].sheet.abilities["fortitude"] == 4
-    for command in ({"do": "heal", "character": "Ada"},
-                    {"do": "learn", "character": "Ada", "ability": "fortitude", "level": 5}):
+    for command in (
+        {"do": "heal", "character": "Ada"},
+        {"do": "learn", "character": "Ada", "ability": "fortitude", "level": 5},
+    ):
         with pytest.raises(IllegalCommand) as refused:
             decide(state, command, None)
         assert refused.value.rule == "II-SCENE-2"
     with pytest.raises(IllegalCommand) as broken:
-        decide(state, {"do": "learn", "character": "Bram", "talent": {"name": "Art", "ability": "nimbleness",
-                                                                        "level": 3}}, None)
+        decide(
+            state,
+            {
+                "do": "learn",
+                "character": "Bram",
+                "talent": {"name": "Art", "ability": "nimbleness", "level": 3},
+            },
+            None,
+        )
     assert broken.value.rule == "II-CHAR-2"
     action, _ = h.run([h.ACTION])
     with pytest.raises(IllegalCommand):
@@ -58,18 +71,38 @@ def test_one_change_or_heal_per_character_per_cooperative_scene(h: Any) -> None:
 def test_heal_removes_all_wounds(h: Any) -> None:
     """Healing in a cooperative scene removes every wound."""
     # rule: II-SCENE-2 II-FLOW-3
-    state, _ = h.run([{"do": "start_scene", "kind": "conflict"}, {"do": "start_conflict", "enemies": [h.GUARD]},
-                      {"do": "decisive_attack", "character": "Guard", "target": "Bram", "talent": "Spear",
-                       "faces": [[6, 6, 6, 6, 6, 1], [1], [1], [1], [1], [1], [1], [8, 1]]},
-                      COOP, {"do": "heal", "character": "Bram"}])
+    state, _ = h.run(
+        [
+            {"do": "start_scene", "kind": "conflict"},
+            {"do": "start_conflict", "enemies": [h.GUARD]},
+            {
+                "do": "decisive_attack",
+                "character": "Guard",
+                "target": "Bram",
+                "talent": "Spear",
+                "faces": [[6, 6, 6, 6, 6, 1], [1], [1], [1], [1], [1], [1], [8, 1]],
+            },
+            COOP,
+            {"do": "heal", "character": "Bram"},
+        ]
+    )
     assert state.members[1].wounds == 0
 
 
 def test_action_scene_has_difficulty_triggers_obstacles(h: Any) -> None:
     """An action scene carries a difficulty, Triggers and obstacles."""
     # rule: II-SCENE-4
-    state, _ = h.run([{"do": "start_scene", "kind": "action", "difficulty": 3,
-                       "triggers": [{"at": 5, "text": "Smoke"}]}, {"do": "complex_obstacle", "obstruction": 5}])
+    state, _ = h.run(
+        [
+            {
+                "do": "start_scene",
+                "kind": "action",
+                "difficulty": 3,
+                "triggers": [{"at": 5, "text": "Smoke"}],
+            },
+            {"do": "complex_obstacle", "obstruction": 5},
+        ]
+    )
     assert state.scene.difficulty == 3 and len(state.scene.triggers) == 1 and state.scene.obstacle is not None
     with pytest.raises(IllegalCommand):
         decide(h.run([COOP])[0], {"do": "add_trigger", "at": 3, "text": "x"}, None)
@@ -78,8 +111,10 @@ def test_action_scene_has_difficulty_triggers_obstacles(h: Any) -> None:
 def test_rising_tension_never_below_zero_with_causes(h: Any) -> None:
     """Rising Tension changes carry a cause and never drop below 0."""
     # rule: II-RT-1
-    state, events = h.run([{"do": "add_tension", "amount": 2, "reason": "the duke learns of it"}],
-                          setup={"characters": [h.ADA], "rising_tension": 0})
+    state, events = h.run(
+        [{"do": "add_tension", "amount": 2, "reason": "the duke learns of it"}],
+        setup={"characters": [h.ADA], "rising_tension": 0},
+    )
     assert events[0].data["cause"] == "the duke learns of it" and state.rising_tension == 2
     state, events = h.run([COOP, {"do": "rest"}], setup={"characters": [h.ADA], "rising_tension": 0})
     assert state.rising_tension == 0 and h.last(events, "RisingTensionLowered").data["amount"] == 0
@@ -90,11 +125,25 @@ def test_rising_tension_never_below_zero_with_causes(h: Any) -> None:
 def test_gm_spending_costs_and_overspend(h: Any) -> None:
     """The GM pays 1 per Disadvantage, 2 per Trigger or obstacle, 3 per enemy; over-spending is refused."""
     # rule: II-RT-3
-    state, events = h.run([h.ACTION, {"do": "spend_tension", "on": "disadvantage", "count": 2, "character": "Ada"},
-                           {"do": "add_trigger", "at": 9, "text": "Rockfall", "spend": True}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {"do": "spend_tension", "on": "disadvantage", "count": 2, "character": "Ada"},
+            {"do": "add_trigger", "at": 9, "text": "Rockfall", "spend": True},
+        ]
+    )
     assert state.rising_tension == 5 - 2 - 2
-    state, events = h.run([{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting",
-                            "faces": [[1], [1], [1], [1], [1], [1]]}], state=state)
+    state, events = h.run(
+        [
+            {
+                "do": "simple_obstacle",
+                "character": "Ada",
+                "talent": "Piloting",
+                "faces": [[1], [1], [1], [1], [1], [1]],
+            }
+        ],
+        state=state,
+    )
     assert h.last(events, "TalentRolled").data["disadvantage"] == 2
     before = state
     with pytest.raises(IllegalCommand, match="only 1") as refused:
@@ -106,7 +155,7 @@ def test_gm_spending_costs_and_overspend(h: Any) -> None:
 def test_restful_scene_once_per_three(h: Any) -> None:
     """A restful cooperative scene lowers Rising Tension by 1, at most once per 3 scenes."""
     # rule: II-RT-4
-    state, events = h.run([{"do": "start_scene", "kind": "cooperative", "restful": True}])
+    state, _ = h.run([{"do": "start_scene", "kind": "cooperative", "restful": True}])
     assert state.rising_tension == 4 and state.last_rest_scene == 1
     state, _ = h.run([h.ACTION, COOP], state=state)
     with pytest.raises(IllegalCommand) as refused:

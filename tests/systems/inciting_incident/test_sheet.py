@@ -9,7 +9,14 @@ from typing import Any
 
 from talespin.cli.ii_commands import character_json_schema
 from talespin.systems import get_system
-from talespin.systems.inciting_incident import check_sheet, default_rules, defences, load_rules, max_hits, sheet_cost
+from talespin.systems.inciting_incident import (
+    check_sheet,
+    default_rules,
+    defences,
+    load_rules,
+    max_hits,
+    sheet_cost,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -112,7 +119,9 @@ def test_defences_and_max_hits(h: Any) -> None:
     assert defences(sheet, default_rules()) == {"fortitude": 6, "perseverance": 5, "nimbleness": 4}
     assert max_hits(sheet, default_rules()) == 4
     assert sheet_cost(sheet, default_rules()) == 62
-    strong, _ = check_sheet({"name": "S", "abilities": {"fortitude": 9, "perseverance": 9, "nimbleness": 9}}, default_rules())
+    strong, _ = check_sheet(
+        {"name": "S", "abilities": {"fortitude": 9, "perseverance": 9, "nimbleness": 9}}, default_rules()
+    )
     assert strong is not None
     assert defences(strong, default_rules())["fortitude"] == 1
     assert defences(strong, load_rules({"defences": {"minimum": 2}}))["fortitude"] == 2
@@ -120,6 +129,8 @@ def test_defences_and_max_hits(h: Any) -> None:
 
 def test_published_schema_is_current() -> None:
     """docs/schemas/ii-character.schema.json is what `talespin ii character schema` prints."""
-    published = json.loads((ROOT / "docs" / "schemas" / "ii-character.schema.json").read_text(encoding="utf-8"))
+    published = json.loads(
+        (ROOT / "docs" / "schemas" / "ii-character.schema.json").read_text(encoding="utf-8")
+    )
     assert published == character_json_schema()
     assert set(published["required"]) == {"name", "abilities"}

@@ -18,13 +18,25 @@ GLIDE = {"name": "Glide", "cost": 6, "kind": "modifier", "effects": {"obstructio
 def test_modifier_skills_go_with_a_roll_of_their_talent(h: Any) -> None:
     """A modifier Skill changes a roll of its Talent; an advanced one is its own action."""
     # rule: II-SKILL-1
-    state, events = h.run([h.ACTION, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting",
-                                      "skills": ["Barrel Roll"], "faces": LOW8}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {
+                "do": "simple_obstacle",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skills": ["Barrel Roll"],
+                "faces": LOW8,
+            },
+        ]
+    )
     assert h.last(events, "TalentRolled").data["d6"] == 6
     assert h.last(events, "SkillUsed").data["skill"] == "Barrel Roll"
-    for command in ({"do": "simple_obstacle", "character": "Ada", "talent": "Quickdraw", "skills": ["Barrel Roll"]},
-                    {"do": "use_skill", "character": "Ada", "skill": "Barrel Roll"},
-                    {"do": "simple_obstacle", "character": "Bram", "talent": "Medicine", "skills": ["Calm Voice"]}):
+    for command in (
+        {"do": "simple_obstacle", "character": "Ada", "talent": "Quickdraw", "skills": ["Barrel Roll"]},
+        {"do": "use_skill", "character": "Ada", "skill": "Barrel Roll"},
+        {"do": "simple_obstacle", "character": "Bram", "talent": "Medicine", "skills": ["Calm Voice"]},
+    ):
         with pytest.raises(IllegalCommand) as refused:
             decide(state, command, None)
         assert refused.value.rule == "II-SKILL-1"
@@ -33,9 +45,18 @@ def test_modifier_skills_go_with_a_roll_of_their_talent(h: Any) -> None:
 def test_structured_effects(h: Any) -> None:
     """crisis, protect, reduce_crisis and heal effects apply; a Skill without effects is narrative."""
     # rule: II-SKILL-2
-    state, events = h.run([{**h.ACTION, "triggers": [{"at": 1, "text": "Sparks"}]},
-                           {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting",
-                            "skills": ["Steady Hands", "Show Off"], "faces": HIGH}])
+    state, events = h.run(
+        [
+            {**h.ACTION, "triggers": [{"at": 1, "text": "Sparks"}]},
+            {
+                "do": "simple_obstacle",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skills": ["Steady Hands", "Show Off"],
+                "faces": HIGH,
+            },
+        ]
+    )
     assert state.scene.crisis == 1  # 2 − 1
     fired = h.last(events, "TriggerFired").data
     assert fired["protected"] is True and fired["affects"] is None and fired["character"] == "Ada"
@@ -49,24 +70,46 @@ def test_obstruction_and_heal_effects(h: Any) -> None:
     # rule: II-SKILL-2
     sheet = {**h.ADA, "talents": [{**h.ADA["talents"][0], "skills": [GLIDE]}]}
     state = new_state({"characters": [sheet, h.BRAM]})
-    state, _ = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 40},
-                      {"do": "regular_action", "character": "Ada", "talent": "Piloting", "skills": ["Glide"],
-                       "faces": HIGH}], state=state)
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 40},
+            {
+                "do": "regular_action",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skills": ["Glide"],
+                "faces": HIGH,
+            },
+        ],
+        state=state,
+    )
     assert state.scene.obstacle.obstruction == 40 - 27 - 3
 
 
 def test_recreate_skill_roll_and_crisis(h: Any) -> None:
-    """Recreating is a roll from 5d6 with Disadvantage = cost, and Crisis + cost; success applies the effect."""
+    """Recreating rolls 5d6 with Disadvantage = cost, adds Crisis = cost; success applies the effect."""
     # rule: II-SKILL-3
-    state, events = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 40},
-                           {"do": "recreate_skill", "character": "Ada", "talent": "Piloting", "skill": GLIDE,
-                            "faces": [[6, 6, 1], [5], [6, 6, 2], [4]]}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {"do": "complex_obstacle", "obstruction": 40},
+            {
+                "do": "recreate_skill",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skill": GLIDE,
+                "faces": [[6, 6, 1], [5], [6, 6, 2], [4]],
+            },
+        ]
+    )
     rolled = h.last(events, "TalentRolled").data
     assert rolled["base_d6"] == 5 and rolled["disadvantage"] == 6 and rolled["d6"] == 2
     assert state.scene.crisis == 6
     assert h.last(events, "SkillRecreated").data["success"] is True
-    state, events = h.run([{"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH}],
-                          state=state)
+    state, events = h.run(
+        [{"do": "regular_action", "character": "Ada", "talent": "Piloting", "faces": HIGH}], state=state
+    )
     assert state.scene.obstacle.obstruction == 40 - 27 - 3
     assert state.scene.prepared == ()
 
@@ -75,11 +118,22 @@ def test_failed_modifier_gives_follow_up_disadvantage(h: Any) -> None:
     """A failed modifier recreation leaves 1 Disadvantage per full 5 of cost on the next roll."""
     # rule: II-SKILL-3
     big = {"name": "Loop", "cost": 11, "kind": "modifier", "effects": {"advantage": 3}}
-    state, events = h.run([h.ACTION, {"do": "recreate_skill", "character": "Ada", "talent": "Piloting", "skill": big,
-                                      "faces": [[1], [1], [1]]}])
+    state, events = h.run(
+        [
+            h.ACTION,
+            {
+                "do": "recreate_skill",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skill": big,
+                "faces": [[1], [1], [1]],
+            },
+        ]
+    )
     assert h.last(events, "SkillRecreated").data["success"] is False and state.scene.crisis == 11
-    state, events = h.run([{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": LOW7[:6]}],
-                          state=state)
+    state, events = h.run(
+        [{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": LOW7[:6]}], state=state
+    )
     assert h.last(events, "TalentRolled").data["disadvantage"] == 2
 
 
@@ -87,16 +141,44 @@ def test_advanced_recreation(h: Any) -> None:
     """A recreated advanced Skill acts on success; a failed one does nothing more."""
     # rule: II-SKILL-3
     soothe = {"name": "Soothe", "cost": 1, "kind": "advanced", "effects": {"reduce_crisis": 5}}
-    state, _ = h.run([h.ACTION, {"do": "adjust_crisis", "amount": 10},
-                      {"do": "recreate_skill", "character": "Ada", "talent": "Piloting", "skill": soothe,
-                       "faces": [[6, 6, 6, 1], [3], [3], [3], [2], [2]]}])
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {"do": "adjust_crisis", "amount": 10},
+            {
+                "do": "recreate_skill",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skill": soothe,
+                "faces": [[6, 6, 6, 1], [3], [3], [3], [2], [2]],
+            },
+        ]
+    )
     assert state.scene.crisis == 10 + 1 - 5
-    state, _ = h.run([{"do": "recreate_skill", "character": "Ada", "talent": "Piloting", "skill": soothe,
-                       "faces": [[1], [1], [1], [1], [1], [1]]}], state=state)
+    state, _ = h.run(
+        [
+            {
+                "do": "recreate_skill",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skill": soothe,
+                "faces": [[1], [1], [1], [1], [1], [1]],
+            }
+        ],
+        state=state,
+    )
     assert state.scene.crisis == 7
     with pytest.raises(IllegalCommand) as refused:
-        decide(state, {"do": "recreate_skill", "character": "Ada", "talent": "Piloting",
-                       "skill": {"name": "Barrel Roll", "cost": 1, "kind": "modifier"}}, None)
+        decide(
+            state,
+            {
+                "do": "recreate_skill",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skill": {"name": "Barrel Roll", "cost": 1, "kind": "modifier"},
+            },
+            None,
+        )
     assert refused.value.rule == "II-SKILL-3"
 
 
@@ -109,7 +191,19 @@ def test_optional_learning_rule(h: Any) -> None:
     with pytest.raises(IllegalCommand) as refused:
         decide(state, learn, None)
     assert refused.value.rule == "II-SKILL-4"
-    state, _ = h.run([h.ACTION, {"do": "recreate_skill", "character": "Ada", "talent": "Piloting", "skill": GLIDE,
-                                 "faces": [[6, 6, 1], [5], [6, 6, 2], [4]]},
-                      {"do": "start_scene", "kind": "cooperative"}, learn], setup=setup)
+    state, _ = h.run(
+        [
+            h.ACTION,
+            {
+                "do": "recreate_skill",
+                "character": "Ada",
+                "talent": "Piloting",
+                "skill": GLIDE,
+                "faces": [[6, 6, 1], [5], [6, 6, 2], [4]],
+            },
+            {"do": "start_scene", "kind": "cooperative"},
+            learn,
+        ],
+        setup=setup,
+    )
     assert any(s.name == "Glide" for s in state.members[0].sheet.talents[0].skills)

@@ -11,7 +11,7 @@ finite and exact (:func:`talespin.dice.pool_total`). Expected Crisis follows the
 >>> from .rules import default_rules
 >>> odds = roll_chances(5, (6, 6), 20, default_rules())
 >>> round(float(odds.p_success), 4)
-0.9034
+0.8962
 """
 
 from __future__ import annotations

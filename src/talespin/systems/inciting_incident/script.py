@@ -61,7 +61,9 @@ class ScriptResult:
             return
         obstacle, conflict = scene.obstacle, scene.conflict
         self.crisis = scene.crisis
-        self.obstruction = obstacle.obstruction if obstacle is not None and obstacle.kind == "complex" else None
+        self.obstruction = (
+            obstacle.obstruction if obstacle is not None and obstacle.kind == "complex" else None
+        )
         self.obstacle_beaten = obstacle is not None and obstacle.beaten
         self.flow = conflict.flow if conflict is not None else None
 
