@@ -264,6 +264,9 @@ def advise_command(
     narration: Annotated[str, typer.Option("--narration", help="none | narrated | exceptional.")] = "none",
     top: Annotated[int | None, typer.Option("--top", help="Show this many choices (default 10).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every legal choice.")] = False,
+    every: Annotated[
+        bool, typer.Option("--every-assignment", help="List each way to assign the same items separately.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Rank every legal Trait/Background/Aid (and Invoke) choice for a Test by P(success) (AS-ODDS-3)."""
@@ -275,7 +278,7 @@ def advise_command(
         if top is not None and top < 1:
             raise BadInput(f"--top is 1 or more, got {top}", code="bad_option")
         sheet = _load_hero(hero)
-        query: dict[str, Any] = {"hero": sheet.name, "narration": narration}
+        query: dict[str, Any] = {"hero": sheet.name, "narration": narration, "distinct": not every}
         query.update(
             {"skill": skill, "conviction": conviction, "difficulty": difficulty, "required": required}
         )

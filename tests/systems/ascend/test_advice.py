@@ -1,9 +1,9 @@
-"""Invoke advice: every legal Dice Pool for a Hero's Test, ranked by P(success), checked against brute force."""
+"""Invoke advice: every legal Dice Pool for a Hero's Test, ranked by P(success), checked by brute force."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import chain, combinations
+from itertools import chain, combinations, product
 from math import comb
 from typing import Any
 
@@ -33,13 +33,20 @@ def _binomial_at_least(pool: int, p: Fraction, required: int) -> Fraction:
 
 @pytest.mark.parametrize("narration", ["none", "narrated", "exceptional"])
 @pytest.mark.parametrize(("difficulty", "required"), [(0, 1), (2, 2), (4, 1)])
-def test_advice_lists_every_legal_choice_once_ranked_by_p_success(
+def test_distinct_advice_lists_every_legal_set_of_items_once_ranked(
     susan_sheet: dict[str, Any], narration: str, difficulty: int, required: int
 ) -> None:
     """The listed item sets are exactly the legal ones, each with the brute-force P(success), best first."""
     # rule: AS-ODDS-3, AS-POOL-1, AS-POOL-2, AS-POOL-3
     hero = parse_hero(susan_sheet)
-    choices = advise(hero, skill="Athletics", difficulty=difficulty, required=required, narration=narration)  # type: ignore[arg-type]
+    choices = advise(
+        hero,
+        skill="Athletics",
+        difficulty=difficulty,
+        required=required,
+        narration=narration,
+        distinct=True,  # type: ignore[arg-type]
+    )
     legal = _legal_sets(susan_sheet, narration)
     listed = {}
     for c in choices:
@@ -58,13 +65,43 @@ def test_advice_lists_every_legal_choice_once_ranked_by_p_success(
     assert keys == sorted(keys)
 
 
+@pytest.mark.parametrize("narration", ["none", "narrated", "exceptional"])
+def test_advice_lists_every_legal_assignment(susan_sheet: dict[str, Any], narration: str) -> None:
+    """Without ``distinct`` each way of filling the slots and Invokes is one row, none missing or twice."""
+    # rule: AS-ODDS-3, AS-POOL-1, AS-POOL-2, AS-POOL-3
+    slots = {kind: [None, *susan_sheet[kind + "s"]] for kind in KINDS.values()}
+    every = [name for kind in KINDS.values() for name in susan_sheet[kind + "s"]]
+    expected = set()
+    for trait, background, aid in product(slots["trait"], slots["background"], slots["aid"]):
+        rest = [name for name in every if name not in (trait, background, aid)]
+        for count in range(NARRATION_INVOKES[narration] + 1):
+            for invoked in combinations(rest, count):
+                expected.add((trait, background, aid, frozenset(invoked)))
+    choices = advise(parse_hero(susan_sheet), skill="Athletics", narration=narration)  # type: ignore[arg-type]
+    listed = [(c.trait, c.background, c.aid, frozenset(c.invoke)) for c in choices]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == expected
+
+
 def test_the_cliff_example_is_the_best_narrated_choice_without_aids() -> None:
     """Susan without her rope: Agility + Avanus with Strength Invoked (6d10) tops the narrated ranking."""
     # rule: AS-ODDS-3, AS-POOL-5
-    hero = parse_hero({"name": "Susan", "skills": {"Athletics": 3}, "traits": {"Agility": 3, "Strength": 2},
-                       "backgrounds": {"Avanus": 1}})
-    best = advise(hero, skill="Athletics", narration="narrated")[0]
-    assert (best.trait, best.background, best.aid, best.invoke, best.pool) == ("Agility", "Avanus", None, ("Strength",), 6)
+    hero = parse_hero(
+        {
+            "name": "Susan",
+            "skills": {"Athletics": 3},
+            "traits": {"Agility": 3, "Strength": 2},
+            "backgrounds": {"Avanus": 1},
+        }
+    )
+    best = advise(hero, skill="Athletics", narration="narrated", distinct=True)[0]
+    assert (best.trait, best.background, best.aid, best.invoke, best.pool) == (
+        "Agility",
+        "Avanus",
+        None,
+        ("Strength",),
+        6,
+    )
     assert best.p_success == 1 - Fraction(6, 10) ** 6
 
 
@@ -88,11 +125,29 @@ def test_advice_is_refused_for_a_skill_the_hero_lacks(susan_sheet: dict[str, Any
 def test_the_odds_query_has_the_documented_shape(state: AscendState) -> None:
     """``odds(state, {"hero", "skill", ...})`` gives hero, target, required and ranked advice rows."""
     # rule: AS-ODDS-3
-    answer = SYSTEM.odds(state, {"hero": "Susan", "skill": "Athletics", "difficulty": 0, "required": 1,
-                                 "narration": "narrated", "limit": 3})
+    answer = SYSTEM.odds(
+        state,
+        {
+            "hero": "Susan",
+            "skill": "Athletics",
+            "difficulty": 0,
+            "required": 1,
+            "narration": "narrated",
+            "limit": 3,
+        },
+    )
     assert (answer["hero"], answer["target"], answer["required"]) == ("Susan", 3, 1)
     assert len(answer["advice"]) == 3
     assert answer["choices"] > 3
     row = answer["advice"][0]
-    assert set(row) >= {"trait", "background", "aid", "invoke", "pool", "p_success", "p_success_exact", "distribution"}
+    assert set(row) >= {
+        "trait",
+        "background",
+        "aid",
+        "invoke",
+        "pool",
+        "p_success",
+        "p_success_exact",
+        "distribution",
+    }
     assert Fraction(row["p_success_exact"]) == sum(Fraction(r[2]) for r in row["distribution"] if r[0] >= 1)

@@ -1,4 +1,4 @@
-"""Opposed and extended Tests: both sides roll, ties by campaign setting; Successes accumulate toward a goal."""
+"""Opposed and extended Tests: both sides roll, ties by campaign setting; Successes add up toward a goal."""
 
 from __future__ import annotations
 
@@ -15,7 +15,11 @@ SUSAN = {"hero": "Susan", "skill": "Athletics", "trait": "Strength"}
 
 
 def _opposed(attacker: list[Any], defender: list[Any]) -> dict[str, Any]:
-    return {"do": "opposed_test", "attacker": {**WILL, "faces": attacker}, "defender": {**SUSAN, "faces": defender}}
+    return {
+        "do": "opposed_test",
+        "attacker": {**WILL, "faces": attacker},
+        "defender": {**SUSAN, "faces": defender},
+    }
 
 
 def test_more_successes_wins_the_opposed_test(state: AscendState, apply: Any) -> None:
@@ -33,23 +37,35 @@ def test_a_tie_goes_to_the_defender_by_default(state: AscendState, apply: Any) -
     """With the shipped tie rule, equal Successes are the defender's win, in one roll."""
     # rule: AS-OPP-1
     decided = apply(state, _opposed([0, 9], [0, 9]))[1][-1].data
-    assert (decided["winner"], decided["tie"], decided["rolls"], decided["tie_rule"]) == ("defender", True, 1, "defender")
+    assert (decided["winner"], decided["tie"], decided["rolls"], decided["tie_rule"]) == (
+        "defender",
+        True,
+        1,
+        "defender",
+    )
 
 
-def test_a_campaign_may_roll_ties_again(susan_sheet: dict[str, Any], will_sheet: dict[str, Any], apply: Any) -> None:
+def test_a_campaign_may_roll_ties_again(
+    susan_sheet: dict[str, Any], will_sheet: dict[str, Any], apply: Any
+) -> None:
     """With ``tie: reroll`` a tie is rolled again; physical faces give one list per roll."""
     # rule: AS-OPP-1
     state = new_state({"variant": {"opposed": {"tie": "reroll"}}, "heroes": [susan_sheet, will_sheet]})
     _, events = apply(state, _opposed([[0, 9], [9, 9]], [[0, 9], [1, 9]]))
     rolled = [e for e in events if e.type == "TestRolled"]
     assert [(e.data["side"], e.data["roll"]) for e in rolled] == [
-        ("attacker", 1), ("defender", 1), ("attacker", 2), ("defender", 2),
+        ("attacker", 1),
+        ("defender", 1),
+        ("attacker", 2),
+        ("defender", 2),
     ]
     decided = events[-1].data
     assert (decided["winner"], decided["rolls"], decided["tie"]) == ("defender", 2, False)
 
 
-def test_a_reroll_without_faces_for_it_is_refused(susan_sheet: dict[str, Any], will_sheet: dict[str, Any]) -> None:
+def test_a_reroll_without_faces_for_it_is_refused(
+    susan_sheet: dict[str, Any], will_sheet: dict[str, Any]
+) -> None:
     """A tie that must be rolled again, with no faces left for the next roll, asks for them."""
     # rule: AS-OPP-1
     state = new_state({"variant": {"opposed": {"tie": "reroll"}}, "heroes": [susan_sheet, will_sheet]})
@@ -65,8 +81,11 @@ def test_rerolls_stop_at_the_limit_and_the_defender_takes_the_tie(
     # rule: AS-OPP-1
     variant = {"opposed": {"tie": "reroll", "reroll_limit": 3}}
     state = new_state({"variant": variant, "heroes": [susan_sheet, will_sheet]})
-    command = {"do": "opposed_test", "attacker": {"hero": "Will", "skill": "Melee"},
-               "defender": {"hero": "Susan", "skill": "Athletics"}}
+    command = {
+        "do": "opposed_test",
+        "attacker": {"hero": "Will", "skill": "Melee"},
+        "defender": {"hero": "Susan", "skill": "Athletics"},
+    }
     decided = decide(state, command, random.Random(1))[-1].data
     assert (decided["winner"], decided["rolls"], decided["tie"]) == ("defender", 4, True)
 
@@ -84,14 +103,22 @@ def test_an_extended_test_accumulates_successes_over_different_items(state: Asce
     """Steps may use different Skills and items; the Successes add up until the goal ends it."""
     # rule: AS-EXT-1
     command = {
-        "do": "extended_test", "hero": "Susan", "goal": 4, "limit": 3,
+        "do": "extended_test",
+        "hero": "Susan",
+        "goal": 4,
+        "limit": 3,
         "steps": [
             {"skill": "Stealth", "trait": "Agility", "faces": [0, 5, 2]},
             {"skill": "Athletics", "trait": "Strength", "background": "Avanus", "faces": [1, 3, 8]},
         ],
     }
     after, events = apply(state, command)
-    assert [e.type for e in events] == ["ExtendedTestStarted", "TestRolled", "TestRolled", "ExtendedTestEnded"]
+    assert [e.type for e in events] == [
+        "ExtendedTestStarted",
+        "TestRolled",
+        "TestRolled",
+        "ExtendedTestEnded",
+    ]
     assert events[-1].data == {"successes": 4, "tests": 2, "goal": 4, "reached": True}
     assert after.extended is not None and after.extended.done and after.extended.reached
     with pytest.raises(IllegalCommand) as caught:
@@ -107,10 +134,13 @@ def test_an_extended_test_continues_step_by_step_until_its_limit(state: AscendSt
     with pytest.raises(IllegalCommand) as caught:
         decide(after, {"do": "extended_test", "goal": 2}, random.Random(1))
     assert caught.value.code == "extended_test_open"
-    after, events = apply(after, {"do": "extended_step", "skill": "Athletics", "trait": "Agility", "faces": [0, 1, 9]})
+    after, events = apply(
+        after, {"do": "extended_step", "skill": "Athletics", "trait": "Agility", "faces": [0, 1, 9]}
+    )
     assert [e.type for e in events] == ["TestRolled"]
-    after, events = apply(after, {"do": "extended_step", "hero": "Will", "skill": "Melee", "trait": "Wits",
-                                  "faces": [3, 7]})
+    after, events = apply(
+        after, {"do": "extended_step", "hero": "Will", "skill": "Melee", "trait": "Wits", "faces": [3, 7]}
+    )
     assert events[-1].type == "ExtendedTestEnded"
     assert events[-1].data["reached"] is False
     assert (after.extended.successes, after.extended.tests) == (3, 2)  # type: ignore[union-attr]
@@ -130,10 +160,15 @@ def test_the_storyteller_may_close_an_extended_test(state: AscendState, apply: A
 def test_steps_after_the_goal_are_refused_naming_the_step(state: AscendState) -> None:
     """A step listed after the goal is reached is illegal, with its path."""
     # rule: AS-EXT-1
-    command = {"do": "extended_test", "hero": "Susan", "goal": 1, "steps": [
-        {"skill": "Stealth", "trait": "Agility", "faces": [0, 0, 0]},
-        {"skill": "Stealth", "trait": "Agility", "faces": [0, 0, 0]},
-    ]}
+    command = {
+        "do": "extended_test",
+        "hero": "Susan",
+        "goal": 1,
+        "steps": [
+            {"skill": "Stealth", "trait": "Agility", "faces": [0, 0, 0]},
+            {"skill": "Stealth", "trait": "Agility", "faces": [0, 0, 0]},
+        ],
+    }
     with pytest.raises(IllegalCommand) as caught:
         decide(state, command, random.Random(1))
     assert caught.value.path == "steps[1]"

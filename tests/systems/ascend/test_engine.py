@@ -1,4 +1,4 @@
-"""The engine: decide/evolve of Tests, narrated outcomes, physical dice, replay, and refusals that change nothing."""
+"""The engine: decide/evolve of Tests, narrated outcomes, physical dice, replay, refusals changing nothing."""
 
 from __future__ import annotations
 
@@ -23,18 +23,33 @@ def test_the_registry_finds_ascend() -> None:
 def test_dice_at_or_below_the_target_are_successes(state: AscendState, apply: Any) -> None:
     """With Target 2, faces 0, 1 and 2 count; 3 and 9 do not; 0 is zero, not ten."""
     # rule: AS-TEST-3, AS-POOL-5
-    command = {"do": "test", "hero": "Susan", "skill": "Stealth", "trait": "Agility", "background": "Avanus",
-               "faces": [0, 3, 2, 9]}
+    command = {
+        "do": "test",
+        "hero": "Susan",
+        "skill": "Stealth",
+        "trait": "Agility",
+        "background": "Avanus",
+        "faces": [0, 3, 2, 9],
+    }
     _, events = apply(state, command)
     data = events[-1].data
     assert (data["target"], data["pool"], data["successes"]) == (2, 4, 2)
     assert data["chains"] == [{"size": 10, "faces": [f]} for f in (0, 3, 2, 9)]
 
 
-def test_a_negative_target_has_no_success_and_nine_makes_every_die_one(state: AscendState, apply: Any) -> None:
+def test_a_negative_target_has_no_success_and_nine_makes_every_die_one(
+    state: AscendState, apply: Any
+) -> None:
     """Target −1 counts nothing, not even a 0; Target 9 counts every die."""
     # rule: AS-TEST-3
-    low = {"do": "test", "hero": "Susan", "skill": "Stealth", "difficulty": 3, "trait": "Agility", "faces": [0, 0, 0]}
+    low = {
+        "do": "test",
+        "hero": "Susan",
+        "skill": "Stealth",
+        "difficulty": 3,
+        "trait": "Agility",
+        "faces": [0, 0, 0],
+    }
     assert apply(state, low)[1][-1].data["successes"] == 0
     sheet = {"name": "Ace", "skills": {"Everything": 9}, "traits": {"Grace": 3}}
     ace_state, _ = apply(state, {"do": "add_hero", "sheet": sheet})
@@ -42,7 +57,9 @@ def test_a_negative_target_has_no_success_and_nine_makes_every_die_one(state: As
     assert apply(ace_state, high)[1][-1].data["successes"] == 3
 
 
-def test_success_needs_the_required_successes_and_margin_is_the_excess(state: AscendState, apply: Any) -> None:
+def test_success_needs_the_required_successes_and_margin_is_the_excess(
+    state: AscendState, apply: Any
+) -> None:
     """Two Successes against required 2 succeed with margin 0; one fails with margin −1; zero always fails."""
     # rule: AS-TEST-4
     base = {**ATHLETICS, "required": 2}
@@ -86,7 +103,13 @@ def test_rolls_come_from_the_generator_when_no_faces_are_given(state: AscendStat
 
 @pytest.mark.parametrize(
     ("faces", "path"),
-    [([1, 2, 10], "faces[2]"), ([1, -1, 2], "faces[1]"), ([1, 2], "faces"), ([1, 2, 3, 4], "faces"), ([1, "a", 2], "faces[1]")],
+    [
+        ([1, 2, 10], "faces[2]"),
+        ([1, -1, 2], "faces[1]"),
+        ([1, 2], "faces"),
+        ([1, 2, 3, 4], "faces"),
+        ([1, "a", 2], "faces[1]"),
+    ],
 )
 def test_bad_faces_are_refused_naming_the_die(state: AscendState, faces: list[Any], path: str) -> None:
     """Faces off the die or of the wrong count are ``bad_faces`` with the die's path; nothing changes."""
@@ -137,7 +160,9 @@ def test_bad_commands_are_refused_and_change_nothing(
 def test_add_character_and_add_hero_bring_a_sheet_in(state: AscendState, apply: Any) -> None:
     """Both spellings add a hero; a second hero of the same name or a broken sheet is refused."""
     # rule: AS-HERO-1, AS-HERO-3
-    after, events = apply(state, {"do": "add_character", "sheet": {"name": "Ghost", "skills": {"Haunting": 4}}})
+    after, events = apply(
+        state, {"do": "add_character", "sheet": {"name": "Ghost", "skills": {"Haunting": 4}}}
+    )
     assert events[0].type == "HeroAdded"
     assert after.hero("Ghost") is not None
     with pytest.raises(IllegalCommand):
@@ -155,9 +180,17 @@ def test_replaying_the_events_gives_the_state_back(state: AscendState) -> None:
         {"do": "add_hero", "sheet": {"name": "Ghost", "skills": {"Haunting": 4}, "traits": {"Dread": 3}}},
         ATHLETICS,
         {**ATHLETICS, "invoke": ["Strength", "Avanus"], "narration": "exceptional", "visibility": "gm"},
-        {"do": "opposed_test", "attacker": {"hero": "Will", "skill": "Melee", "trait": "Strength"},
-         "defender": {"hero": "Ghost", "skill": "Haunting", "trait": "Dread"}},
-        {"do": "extended_test", "hero": "Susan", "goal": 4, "steps": [{"skill": "Athletics", "trait": "Agility"}]},
+        {
+            "do": "opposed_test",
+            "attacker": {"hero": "Will", "skill": "Melee", "trait": "Strength"},
+            "defender": {"hero": "Ghost", "skill": "Haunting", "trait": "Dread"},
+        },
+        {
+            "do": "extended_test",
+            "hero": "Susan",
+            "goal": 4,
+            "steps": [{"skill": "Athletics", "trait": "Agility"}],
+        },
         {"do": "extended_step", "skill": "Stealth", "trait": "Strength"},
         {"do": "end_extended"},
         {"do": "narrate", "text": "Dawn."},

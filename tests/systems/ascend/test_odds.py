@@ -15,8 +15,8 @@ from talespin.systems.ascend import (
     load_rules,
     opposed_odds,
     successes,
-    test_odds as odds_of_test,
 )
+from talespin.systems.ascend import test_odds as odds_of_test
 
 RULES = load_rules()
 TARGETS = range(-1, 11)
@@ -24,7 +24,7 @@ TARGETS = range(-1, 11)
 
 def _icepool_successes(target: int, pool: int) -> icepool.Die:
     """The oracle: each die is ``d10 − 1`` (0–9), a Success when ≤ target; sum of ``pool`` of them."""
-    one = (icepool.d10 - 1 <= target).map(lambda hit: int(hit))
+    one = (icepool.d10 - 1 <= target).map(int, star=False)
     return pool @ one if pool else icepool.Die([0])
 
 
@@ -60,8 +60,12 @@ def test_the_contract_json_gives_floats_and_exact_fractions() -> None:
     body = odds_of_test(RULES, target=2, pool=3).to_json()
     assert body["p_success_exact"] == "657/1000"
     assert body["p_success"] == pytest.approx(0.657)
-    assert body["distribution"] == [[0, 0.343, "343/1000"], [1, 0.441, "441/1000"], [2, 0.189, "189/1000"],
-                                    [3, 0.027, "27/1000"]]
+    assert body["distribution"] == [
+        [0, 0.343, "343/1000"],
+        [1, 0.441, "441/1000"],
+        [2, 0.189, "189/1000"],
+        [3, 0.027, "27/1000"],
+    ]
     assert {"target", "pool", "required", "p_success", "p_success_exact", "distribution"} <= set(body)
 
 
@@ -112,8 +116,10 @@ def _first_reached_by_enumeration(target: int, pool: int, goal: int, tests: int)
     return first
 
 
-@pytest.mark.parametrize(("target", "pool", "goal", "limit"), [(2, 3, 4, 5), (5, 6, 10, 4), (0, 1, 2, 8), (-1, 4, 1, 3),
-                                                               (9, 2, 7, 6), (3, 0, 1, 2)])
+@pytest.mark.parametrize(
+    ("target", "pool", "goal", "limit"),
+    [(2, 3, 4, 5), (5, 6, 10, 4), (0, 1, 2, 8), (-1, 4, 1, 3), (9, 2, 7, 6), (3, 0, 1, 2)],
+)
 def test_extended_odds_match_enumeration_and_icepool(target: int, pool: int, goal: int, limit: int) -> None:
     """The distribution of Tests needed, and P(within the limit), match two independent computations."""
     # rule: AS-ODDS-2, AS-EXT-1
@@ -121,7 +127,8 @@ def test_extended_odds_match_enumeration_and_icepool(target: int, pool: int, goa
     assert list(odds.needed) == _first_reached_by_enumeration(target, pool, goal, limit)
     one_test = _icepool_successes(target, pool)
     reached = [Fraction(0)] + [
-        sum((Fraction(p) for k, p in _as_dict(n @ one_test).items() if k >= goal), Fraction(0)) for n in range(1, limit + 1)
+        sum((Fraction(p) for k, p in _as_dict(n @ one_test).items() if k >= goal), Fraction(0))
+        for n in range(1, limit + 1)
     ]
     assert list(odds.needed) == [reached[n] - reached[n - 1] for n in range(1, limit + 1)]
     assert odds.p_within == reached[limit]
@@ -143,8 +150,9 @@ def test_odds_queries_answer_each_kind(state: AscendState) -> None:
     # rule: AS-ODDS-1, AS-ODDS-2
     test = SYSTEM.odds(state, {"kind": "test", "rating": 3, "difficulty": 2, "pool": 4})
     assert (test["target"], test["p_success_exact"]) == (1, "369/625")
-    opposed = SYSTEM.odds(state, {"kind": "opposed", "attacker": {"rating": 3, "pool": 2},
-                                  "defender": {"rating": 3, "pool": 2}})
+    opposed = SYSTEM.odds(
+        state, {"kind": "opposed", "attacker": {"rating": 3, "pool": 2}, "defender": {"rating": 3, "pool": 2}}
+    )
     assert opposed["p_win_exact"] == opposed["p_lose_exact"]
     extended = SYSTEM.odds(state, {"kind": "extended", "rating": 4, "pool": 3, "goal": 2, "limit": 2})
     assert extended["tests_needed"][0][0] == 1

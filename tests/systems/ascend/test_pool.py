@@ -1,4 +1,4 @@
-"""Preparing a Test: what is Tested, its Target, and the Dice Pool of one Trait, Background and Aid plus Invokes."""
+"""Preparing a Test: what is Tested, its Target, and the Dice Pool of one of each kind plus Invokes."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ def test_worked_example_persuasion_three_difficulty_two_is_target_one(state: Asc
 def test_worked_example_strength_exorcist_soul_blade_is_nine_dice(state: AscendState) -> None:
     """Will's Strength 4 + Exorcist 2 + Soul Blade 3 is a pool of 9d10."""
     # rule: AS-POOL-5, AS-POOL-1
-    test = _prepare(state, hero="Will", skill="Melee", trait="Strength", background="Exorcist", aid="Soul Blade")
+    test = _prepare(
+        state, hero="Will", skill="Melee", trait="Strength", background="Exorcist", aid="Soul Blade"
+    )
     assert test.pool == 9
 
 
@@ -42,7 +44,12 @@ def test_worked_example_agility_avanus_and_invoked_strength_is_six_dice(state: A
     """Susan's Agility 3 + Avanus 1, with Strength 2 Invoked by narrating the leap, is 6d10."""
     # rule: AS-POOL-5, AS-POOL-2
     test = _prepare(
-        state, skill="Athletics", trait="Agility", background="Avanus", invoke=["Strength"], narration="narrated"
+        state,
+        skill="Athletics",
+        trait="Agility",
+        background="Avanus",
+        invoke=["Strength"],
+        narration="narrated",
     )
     assert test.pool == 6
     assert [item.name for item in test.invoked] == ["Strength"]
@@ -113,8 +120,16 @@ def test_a_second_trait_without_narration_is_refused(state: AscendState) -> None
 def test_narration_invokes_any_kind_even_one_already_used(state: AscendState) -> None:
     """A narrated Test may Invoke a second Trait, a second Background (none here) or an Aid."""
     # rule: AS-POOL-2
-    assert _prepare(state, skill="Athletics", trait="Agility", invoke=["Strength"], narration="narrated").pool == 5
-    assert _prepare(state, skill="Athletics", trait="Agility", invoke=["Climbing rope"], narration="narrated").pool == 4
+    assert (
+        _prepare(state, skill="Athletics", trait="Agility", invoke=["Strength"], narration="narrated").pool
+        == 5
+    )
+    assert (
+        _prepare(
+            state, skill="Athletics", trait="Agility", invoke=["Climbing rope"], narration="narrated"
+        ).pool
+        == 4
+    )
 
 
 def test_an_item_already_in_the_test_cannot_be_invoked(state: AscendState) -> None:
@@ -132,13 +147,20 @@ def test_narration_invokes_one_item_exceptional_narration_two(state: AscendState
     """One Invoke for narration, two for exceptional narration, never more."""
     # rule: AS-POOL-2, AS-POOL-3
     with pytest.raises(IllegalCommand) as caught:
-        _prepare(state, skill="Athletics", trait="Agility", invoke=["Strength", "Avanus"], narration="narrated")
+        _prepare(
+            state, skill="Athletics", trait="Agility", invoke=["Strength", "Avanus"], narration="narrated"
+        )
     assert (caught.value.rule, caught.value.code) == ("AS-POOL-3", "too_many_invokes")
-    test = _prepare(state, skill="Athletics", trait="Agility", invoke=["Strength", "Avanus"], narration="exceptional")
+    test = _prepare(
+        state, skill="Athletics", trait="Agility", invoke=["Strength", "Avanus"], narration="exceptional"
+    )
     assert test.pool == 6
     with pytest.raises(IllegalCommand):
         _prepare(
-            state, skill="Athletics", trait="Agility", invoke=["Strength", "Avanus", "Climbing rope"],
+            state,
+            skill="Athletics",
+            trait="Agility",
+            invoke=["Strength", "Avanus", "Climbing rope"],
             narration="exceptional",
         )
 
@@ -161,7 +183,9 @@ def test_a_name_shared_by_two_kinds_must_be_qualified() -> None:
     with pytest.raises(MalformedCommand) as caught:
         prepare_test(TestSpec(hero="Kit", skill="Dice", invoke=["Luck"], narration="narrated"), hero, rules)
     assert caught.value.code == "ambiguous_item"
-    test = prepare_test(TestSpec(hero="Kit", skill="Dice", invoke=[{"aid": "Luck"}], narration="narrated"), hero, rules)
+    test = prepare_test(
+        TestSpec(hero="Kit", skill="Dice", invoke=[{"aid": "Luck"}], narration="narrated"), hero, rules
+    )
     assert test.pool == 3
 
 

@@ -75,7 +75,9 @@ def test_no_rule_number_is_spelled_in_the_engine() -> None:
     suspicious = re.compile(r"(?<![\w.\[])(?:9|10)(?![\w.\]])")
     for module in PACKAGE.glob("*.py"):
         code = "\n".join(
-            line for line in module.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith((">>>", "#"))
+            line
+            for line in module.read_text(encoding="utf-8").splitlines()
+            if not line.lstrip().startswith((">>>", "#"))
         )
         body = re.sub(r'"""(?:.|\n)*?"""', "", code)
         assert not suspicious.search(body), f"{module.name} spells a rules number"

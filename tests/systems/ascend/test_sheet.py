@@ -30,7 +30,11 @@ def test_an_adversary_is_the_same_sheet_with_kinds_left_out() -> None:
     # rule: AS-HERO-1
     ghost = parse_hero({"name": "Ghost", "skills": {"Haunting": 4}})
     assert ghost.aids == {}
-    assert get_system("ascend").validate_sheet({"name": "Ghost"}) == {"valid": True, "cost": None, "errors": []}
+    assert get_system("ascend").validate_sheet({"name": "Ghost"}) == {
+        "valid": True,
+        "cost": None,
+        "errors": [],
+    }
 
 
 def test_ratings_outside_zero_to_nine_are_refused_with_their_path(susan_sheet: dict[str, Any]) -> None:
@@ -40,7 +44,10 @@ def test_ratings_outside_zero_to_nine_are_refused_with_their_path(susan_sheet: d
     sheet["traits"]["Agility"] = 10
     sheet["skills"]["Stealth"] = -1
     issues = check_hero(sheet)
-    assert {(i["rule"], i["path"]) for i in issues} == {("AS-HERO-2", "traits.Agility"), ("AS-HERO-2", "skills.Stealth")}
+    assert {(i["rule"], i["path"]) for i in issues} == {
+        ("AS-HERO-2", "traits.Agility"),
+        ("AS-HERO-2", "skills.Stealth"),
+    }
     assert "outside 0–9" in issues[0]["message"]
 
 
@@ -81,7 +88,9 @@ def test_every_broken_rule_is_reported_at_once() -> None:
 def test_a_sheet_that_is_not_a_mapping_is_one_clear_error() -> None:
     """A list or a string is not a sheet."""
     # rule: AS-HERO-3
-    assert check_hero(["Susan"]) == [{"rule": "AS-HERO-1", "path": "", "message": "a sheet is a mapping, got list"}]
+    assert check_hero(["Susan"]) == [
+        {"rule": "AS-HERO-1", "path": "", "message": "a sheet is a mapping, got list"}
+    ]
 
 
 def test_booleans_are_not_ratings() -> None:
@@ -103,7 +112,9 @@ def test_the_committed_schema_is_current() -> None:
     """docs/schemas/ascend-hero.schema.json is what ``talespin ascend hero schema`` prints."""
     from talespin.cli.ascend_commands import published_hero_schema
 
-    committed = json.loads((ROOT / "docs" / "schemas" / "ascend-hero.schema.json").read_text(encoding="utf-8"))
+    committed = json.loads(
+        (ROOT / "docs" / "schemas" / "ascend-hero.schema.json").read_text(encoding="utf-8")
+    )
     assert committed == published_hero_schema()
 
 
@@ -114,7 +125,11 @@ def test_the_schema_carries_the_rating_range() -> None:
     assert schema["additionalProperties"] is False
     assert schema["required"] == ["name"]
     for kind in ("skills", "convictions", "traits", "backgrounds", "aids"):
-        assert schema["properties"][kind]["additionalProperties"] == {"type": "integer", "minimum": 0, "maximum": 9}
+        assert schema["properties"][kind]["additionalProperties"] == {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9,
+        }
 
 
 def test_the_model_is_frozen(susan_sheet: dict[str, Any]) -> None:

@@ -13,15 +13,24 @@ BLIND = {"do": "test", "hero": "Susan", "skill": "Stealth", "trait": "Agility", 
 def test_the_view_has_the_documented_shape(state: AscendState, apply: Any) -> None:
     """system, rules_version, heroes with sheets, tests and extended, as docs/state-views.md shows."""
     after, _ = apply(state, {"do": "extended_test", "hero": "Susan", "goal": 5, "limit": 3})
-    after, _ = apply(after, {"do": "extended_step", "skill": "Athletics", "trait": "Agility", "faces": [0, 9, 9]})
+    after, _ = apply(
+        after, {"do": "extended_step", "skill": "Athletics", "trait": "Agility", "faces": [0, 9, 9]}
+    )
     view = SYSTEM.view(after, "player")
     assert view["system"] == "ascend"
     assert view["rules_version"] == "1"
     assert [h["name"] for h in view["heroes"]] == ["Susan", "Will"]
     assert view["heroes"][0]["sheet"]["traits"] == {"Agility": 3, "Strength": 2}
     assert view["tests"] == 1
-    assert view["extended"] == {"goal": 5, "limit": 3, "hero": "Susan", "successes": 1, "tests": 1,
-                                "done": False, "reached": False}
+    assert view["extended"] == {
+        "goal": 5,
+        "limit": 3,
+        "hero": "Susan",
+        "successes": 1,
+        "tests": 1,
+        "done": False,
+        "reached": False,
+    }
 
 
 def test_a_blind_roll_shows_players_only_that_a_roll_happened(state: AscendState, apply: Any) -> None:
@@ -38,7 +47,9 @@ def test_a_blind_roll_shows_players_only_that_a_roll_happened(state: AscendState
 def test_a_blind_step_hides_the_extended_successes_from_players(state: AscendState, apply: Any) -> None:
     """Once a blind roll counts toward an extended Test, players see its Tests but not its Successes."""
     after, _ = apply(state, {"do": "extended_test", "hero": "Susan", "goal": 9})
-    after, _ = apply(after, {"do": "extended_step", "skill": "Stealth", "trait": "Agility", "visibility": "gm"})
+    after, _ = apply(
+        after, {"do": "extended_step", "skill": "Stealth", "trait": "Agility", "visibility": "gm"}
+    )
     assert SYSTEM.view(after, "player")["extended"]["successes"] is None
     assert SYSTEM.view(after, "player")["extended"]["tests"] == 1
     assert SYSTEM.view(after, "gm")["extended"]["successes"] is not None
@@ -47,7 +58,10 @@ def test_a_blind_step_hides_the_extended_successes_from_players(state: AscendSta
 def test_the_actor_is_the_hero_acting() -> None:
     """Tests act for their hero, opposed Tests for the attacker; the Storyteller's commands for no one."""
     assert SYSTEM.actor({"do": "test", "hero": "Susan"}) == "Susan"
-    assert SYSTEM.actor({"do": "opposed_test", "attacker": {"hero": "Will"}, "defender": {"hero": "Ghost"}}) == "Will"
+    assert (
+        SYSTEM.actor({"do": "opposed_test", "attacker": {"hero": "Will"}, "defender": {"hero": "Ghost"}})
+        == "Will"
+    )
     assert SYSTEM.actor({"do": "extended_test", "steps": [{"hero": "Susan"}]}) == "Susan"
     assert SYSTEM.actor({"do": "extended_step", "hero": "Will"}) == "Will"
     assert SYSTEM.actor({"do": "end_extended"}) is None

@@ -1,14 +1,16 @@
 """Invoke advice (AS-ODDS-3): every legal Dice Pool for a Hero's Test, ranked by P(success).
 
 A choice is one Trait, one Background and one Aid (each optional, AS-POOL-1) plus the items Invoked by
-narration (none, one, or two for exceptional narration; AS-POOL-2/3). Choices that use the same set of items
-make the same pool, so each set is listed once. The ranking is by P(success), then expected Successes, then
-fewer items used — the smallest pool that does the job comes first among equals.
+narration (none, one, or two for exceptional narration; AS-POOL-2/3). Every legal assignment is listed, so a
+table can find the one a player picked; with ``distinct=True`` assignments that use the same set of items
+(Agility chosen and Strength Invoked, or the other way round) are listed once, slots filled first. The
+ranking is by P(success), then expected Successes, then fewer items used: the smallest pool that does the
+job comes first among equals.
 
 >>> from .sheet import Hero
 >>> susan = Hero(name="Susan", skills={"Athletics": 3}, traits={"Agility": 3, "Strength": 2},
 ...              backgrounds={"Avanus": 1})
->>> best = advise(susan, skill="Athletics", narration="narrated")[0]
+>>> best = advise(susan, skill="Athletics", narration="narrated", distinct=True)[0]
 >>> (best.trait, best.background, best.invoke, best.pool)
 ('Agility', 'Avanus', ('Strength',), 6)
 """
@@ -102,8 +104,9 @@ def advise(
     required: int | None = None,
     narration: Narration = "none",
     rules: Rules | None = None,
+    distinct: bool = False,
 ) -> list[Choice]:
-    """AS-ODDS-3: every distinct legal Dice Pool for this Test, best first.
+    """AS-ODDS-3: every legal Dice Pool for this Test (each set of items once if ``distinct``), best first.
 
     The Test itself is checked as a Test would be (the Skill or Conviction must be the Hero's), so a query
     for a Test that could not be rolled is refused the same way.
@@ -120,7 +123,7 @@ def advise(
     choices = []
     for chosen, invoked in _assignments(hero, rules, narration):
         key = frozenset((item.kind, item.name) for item in chosen + invoked)
-        if key in seen:
+        if distinct and key in seen:
             continue
         seen.add(key)
         pool = sum(item.rating for item in chosen + invoked)

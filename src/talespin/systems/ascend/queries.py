@@ -2,8 +2,8 @@
 
 The query is a mapping; its ``kind`` picks the question (``advice`` when a ``hero`` is named):
 
-* ``advice`` — ``{"hero", "skill" | "conviction", "difficulty", "required", "narration", "limit"}``: every
-  legal Dice Pool ranked by P(success) (AS-ODDS-3), in the shape of docs/state-views.md;
+* ``advice`` — ``{"hero", "skill" | "conviction", "difficulty", "required", "narration", "limit",
+  "distinct"}``: every legal Dice Pool ranked by P(success) (AS-ODDS-3), in the shape of docs/state-views.md;
 * ``test`` — ``{"rating", "difficulty", "pool", "required"}``: the Successes distribution (AS-ODDS-1);
 * ``opposed`` — ``{"attacker": {"rating", "difficulty", "pool"}, "defender": {...}}`` (AS-ODDS-2);
 * ``extended`` — ``{"rating", "difficulty", "pool", "goal", "limit"}``: Tests needed (AS-ODDS-2).
@@ -41,6 +41,7 @@ class AdviceQuery(_Query):
     required: StrictInt | None = None
     narration: Narration = "none"
     limit: StrictInt | None = Field(default=None, ge=1)
+    distinct: bool = False
 
 
 class Side(_Query):
@@ -117,6 +118,7 @@ def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
         required=query.required,
         narration=query.narration,
         rules=state.rules,
+        distinct=query.distinct,
     )
     shown = choices if query.limit is None else choices[: query.limit]
     first = choices[0]
