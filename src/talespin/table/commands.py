@@ -133,10 +133,9 @@ def _decide_table(
         ]
     _require_gm(viewer, f"{do.replace('_', ' ')}")
     if do == "undo":
-        candidates = [e for e in ledger.active_entries() if e.command.get("do") != "undo"]
-        if not candidates:
+        target = ledger.latest_undoable()
+        if target is None:
             raise IllegalCommand("there is nothing to undo", code="nothing_to_undo")
-        target = candidates[-1]
         undone = NewEvent(
             "EntryUndone",
             {"entry": target.version, "undone": target.version, "do": target.command.get("do")},
@@ -156,7 +155,7 @@ def _decide_system(
     if do not in ADD_CHARACTER:
         if actor is None:
             _require_gm(viewer, f"send {do!r}")
-        elif not viewer.is_gm and ledger.owners().get(actor, "") != viewer.player_id:
+        elif not viewer.is_gm and (viewer.player_id is None or ledger.owner_of(actor) != viewer.player_id):
             raise Forbidden(f"{actor!r} is not one of your characters", character=actor)
     before: list[NewEvent] = []
     seed = ledger.open_seed()

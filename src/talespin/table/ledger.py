@@ -99,6 +99,9 @@ class Ledger:
     players: dict[str, str] = field(default_factory=dict)
     seeds: dict[int, Seed] = field(default_factory=dict)
     _entry_of: dict[int, int] = field(default_factory=dict)
+    _undone: set[int] = field(default_factory=set)
+    _notes: list[Note] = field(default_factory=list)
+    _owners: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def system(self) -> RuleSystem:
@@ -128,6 +131,13 @@ class Ledger:
         """The entries not undone, oldest first."""
         return [entry for entry in self.entries if not entry.undone]
 
+    def latest_undoable(self) -> Entry | None:
+        """The entry ``undo`` would undo now: the newest not undone that is not itself an undo."""
+        for entry in reversed(self.entries):
+            if not entry.undone and entry.command.get("do") != "undo":
+                return entry
+        return None
+
     def open_seed(self) -> Seed | None:
         """The newest commitment not yet revealed (the one server rolls use now)."""
         open_seeds = [seed for seed in self.seeds.values() if not seed.revealed]
@@ -135,21 +145,20 @@ class Ledger:
 
     def owners(self) -> dict[str, str | None]:
         """Each character's owner (a player id, or ``None`` for the GM's), from ``add_character`` entries."""
-        owners: dict[str, str | None] = {}
-        for entry in self.active_entries():
-            sheet = entry.command.get("sheet")
-            if entry.command.get("do") in {"add_character", "add_hero"} and isinstance(sheet, Mapping):
-                owners[str(sheet.get("name"))] = None if entry.by == "gm" else entry.by
-        return owners
+        return dict(self._owners)
+
+    def owner_of(self, character: str) -> str | None:
+        """The player owning ``character`` (``None`` for the GM's or an unknown one)."""
+        return self._owners.get(character)
 
     def notes(self) -> list[Note]:
         """The notes of entries not undone, oldest first."""
-        undone = {entry.version for entry in self.entries if entry.undone}
-        return [
-            Note(entry, str(e.data.get("text", "")), e.visibility, str(e.data.get("by", "")))
-            for e in self.log
-            if e.type == "NoteAdded" and (entry := self._entry_of.get(e.version, 0)) not in undone
-        ]
+        return [note for note in self._notes if note.entry not in self._undone]
+
+    def _own(self, entry: Entry) -> None:
+        sheet = entry.command.get("sheet")
+        if entry.command.get("do") in {"add_character", "add_hero"} and isinstance(sheet, Mapping):
+            self._owners[str(sheet.get("name"))] = None if entry.by == "gm" else entry.by
 
     def apply(self, stored: StoredEvent) -> None:
         """Fold one recorded event into the ledger."""
@@ -167,15 +176,20 @@ class Ledger:
         elif kind == "PlayerJoined":
             self.players[str(data["player_id"])] = str(data["name"])
         elif kind == "CommandIssued":
-            self.entries.append(
-                Entry(
-                    stored.version,
-                    dict(data["command"]),
-                    str(data["by"]),
-                    str(data.get("handled_by", "system")),
-                    stored.visibility,
-                    stored.version,
-                )
+            entry = Entry(
+                stored.version,
+                dict(data["command"]),
+                str(data["by"]),
+                str(data.get("handled_by", "system")),
+                stored.visibility,
+                stored.version,
+            )
+            self.entries.append(entry)
+            self._own(entry)
+        elif kind == "NoteAdded":
+            entry_version = self.entries[-1].version if self.entries else 0
+            self._notes.append(
+                Note(entry_version, str(data.get("text", "")), stored.visibility, str(data.get("by", "")))
             )
         elif kind == "SeedDrawn":
             self._seed(data).seed = bytes.fromhex(str(data["seed"]))
@@ -188,7 +202,8 @@ class Ledger:
             target = self.entry(int(data["entry"]))
             if target is not None:
                 target.undone = True
-                self._rebuild_state()
+                self._undone.add(target.version)
+                self._rebuild()
         elif kind not in TABLE_EVENTS:
             self.state = self.system.evolve(self.state, system_event(stored))
         self._attach(stored)
@@ -205,11 +220,14 @@ class Ledger:
         number = int(data["number"])
         return self.seeds.setdefault(number, Seed(number, str(data.get("commitment", ""))))
 
-    def _rebuild_state(self) -> None:
+    def _rebuild(self) -> None:
+        self._owners = {}
+        for entry in self.entries:
+            if not entry.undone:
+                self._own(entry)
         state = self.system.new_state({"variant": self.variant})
-        undone = {entry.version for entry in self.entries if entry.undone}
         for stored in self.log:
-            if stored.type in TABLE_EVENTS or self._entry_of.get(stored.version) in undone:
+            if stored.type in TABLE_EVENTS or self._entry_of.get(stored.version) in self._undone:
                 continue
             state = self.system.evolve(state, system_event(stored))
         self.state = state

@@ -54,7 +54,7 @@ def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]
 def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
     """The campaign as ``viewer`` may see it, with its ``version``."""
     role: Role = "gm" if viewer.is_gm else "player"
-    undoable = [e for e in ledger.active_entries() if e.command.get("do") != "undo"]
+    undoable = ledger.latest_undoable()
     return {
         "id": ledger.campaign_id,
         "name": ledger.name,
@@ -81,8 +81,8 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
             for s in sorted(ledger.seeds.values(), key=lambda s: s.number)
         ],
         "undoable": (
-            undoable[-1].version
-            if undoable and (viewer.is_gm or undoable[-1].visibility == "public")
+            undoable.version
+            if undoable is not None and (viewer.is_gm or undoable.visibility == "public")
             else None
         ),
     }

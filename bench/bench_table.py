@@ -1,0 +1,139 @@
+"""The game table under load: durable rolls per second against the real server, and their p99 latency.
+
+A real ``talespin serve`` process runs on loopback over SQLite (WAL, ``synchronous=FULL``: every
+acknowledged command is on disk). 50 concurrent clients, each with its own Ascend campaign and hero, send
+``test`` commands (server dice, committed seed) as fast as the answers come back. The same clients then hit
+the bare ``/api/health`` endpoint of the same app; ``table_roll_vs_noop`` is the ratio of the two rates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+CLIENTS = 50
+ROLL_SECONDS = 8.0
+NOOP_SECONDS = 4.0
+HERO = {
+    "name": "Susan",
+    "skills": {"Athletics": 3},
+    "convictions": {"Protect the weak": 4},
+    "traits": {"Agility": 3, "Strength": 2},
+    "backgrounds": {"Avanus": 1},
+    "aids": {},
+}
+TEST = {"do": "test", "hero": "Susan", "skill": "Athletics", "difficulty": 0, "trait": "Agility"}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    script = Path(sys.executable).with_name("talespin")
+    command = [str(script)] if script.exists() else [sys.executable, "-c", "from talespin.cli import main; main()"]
+    process = subprocess.Popen(
+        [*command, "serve", "--db", f"sqlite:///{db}", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return process
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def _setup(http: httpx.AsyncClient) -> tuple[str, str, int]:
+    made = (await http.post("/api/campaigns", json={"name": "bench", "system": "ascend"})).json()
+    headers = {"Authorization": f"Bearer {made['gm_token']}"}
+    body = {"command": {"do": "add_character", "sheet": HERO}, "expected_version": made["version"]}
+    added = (await http.post(f"/api/campaigns/{made['id']}/commands", json=body, headers=headers)).json()
+    return made["id"], made["gm_token"], int(added["version"])
+
+
+async def _rolls(http: httpx.AsyncClient, campaign: tuple[str, str, int], until: float, latencies: list[float]) -> None:
+    campaign_id, token, version = campaign
+    headers = {"Authorization": f"Bearer {token}"}
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        response = await http.post(
+            f"/api/campaigns/{campaign_id}/commands",
+            json={"command": TEST, "expected_version": version},
+            headers=headers,
+        )
+        if response.status_code != 200:
+            raise RuntimeError(response.text)
+        version = int(response.json()["version"])
+        latencies.append(time.perf_counter() - started)
+
+
+async def _noops(http: httpx.AsyncClient, until: float, latencies: list[float]) -> None:
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        response = await http.get("/api/health")
+        if response.status_code != 200:
+            raise RuntimeError(response.text)
+        latencies.append(time.perf_counter() - started)
+
+
+def _p99(latencies: list[float]) -> float:
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+
+
+async def _measure(url: str) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+        campaigns = await asyncio.gather(*(_setup(http) for _ in range(CLIENTS)))
+        rolls: list[float] = []
+        started = time.perf_counter()
+        await asyncio.gather(*(_rolls(http, c, started + ROLL_SECONDS, rolls) for c in campaigns))
+        roll_rate = len(rolls) / (time.perf_counter() - started)
+        noops: list[float] = []
+        started = time.perf_counter()
+        await asyncio.gather(*(_noops(http, started + NOOP_SECONDS, noops) for _ in range(CLIENTS)))
+        noop_rate = len(noops) / (time.perf_counter() - started)
+    return {
+        "table_roll_rps": round(roll_rate, 1),
+        "table_roll_p99_ms": round(_p99(rolls), 2),
+        "table_noop_rps": round(noop_rate, 1),
+        "table_roll_vs_noop": round(roll_rate / noop_rate, 3),
+        "table_clients": CLIENTS,
+    }
+
+
+def run() -> dict[str, float | int | str]:
+    """Start a server on a temporary SQLite file, measure, stop it."""
+    with tempfile.TemporaryDirectory(prefix="talespin-bench-") as directory:
+        port = _free_port()
+        server = _start_server(Path(directory) / "bench.db", port)
+        try:
+            return asyncio.run(_measure(f"http://127.0.0.1:{port}"))
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+if __name__ == "__main__":
+    print(run())  # noqa: T201
+    sys.exit(0 if os.environ.get("CI") is None else 0)
