@@ -83,7 +83,14 @@ class SqlStore:
             with self.engine.begin() as connection:
                 yield connection
         except IntegrityError as error:
+            if expected_version > 0 and not self._exists(campaign_id):
+                raise UnknownCampaign(f"no campaign has id {campaign_id!r}") from None
             raise VersionConflict(campaign_id, expected_version) from error
+
+    def _exists(self, campaign_id: str) -> bool:
+        with self.engine.connect() as connection:
+            query = select(campaigns.c.id).where(campaigns.c.id == campaign_id)
+            return connection.execute(query).first() is not None
 
     def create_campaign(
         self, campaign: CampaignRecord, new: Sequence[NewEvent], at: str
@@ -124,8 +131,9 @@ class SqlStore:
         self, campaign_id: str, expected_version: int, new: Sequence[NewEvent], at: str
     ) -> list[StoredEvent]:
         """Append ``new`` as versions ``expected_version + 1 …``; VersionConflict when one is taken."""
+        if expected_version == 0 and not self._exists(campaign_id):
+            raise UnknownCampaign(f"no campaign has id {campaign_id!r}")
         with self._writing(campaign_id, expected_version) as connection:
-            self._check_campaign(connection, campaign_id)
             return self._insert_events(connection, campaign_id, expected_version, new, at)
 
     def _check_campaign(self, connection: Connection, campaign_id: str) -> None:
