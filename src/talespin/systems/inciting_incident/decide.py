@@ -15,7 +15,7 @@ from typing import Any
 from ...dice import Rng
 from ..errors import MalformedCommand
 from ..protocol import Command, Event
-from . import conflict, obstacles, scenes, skills
+from . import conflict, cooperative, obstacles, scenes, skills
 from .commands import visibility
 from .draft import Draft
 from .state import GameState
@@ -33,9 +33,9 @@ COMMANDS: dict[str, Handler] = {
     "adjust_crisis": scenes.adjust_crisis,
     "add_tension": scenes.add_tension,
     "spend_tension": scenes.spend_tension,
-    "rest": scenes.rest,
-    "learn": scenes.learn,
-    "heal": scenes.heal,
+    "rest": cooperative.rest,
+    "learn": cooperative.learn,
+    "heal": cooperative.heal,
     "simple_obstacle": obstacles.simple_obstacle,
     "complex_obstacle": obstacles.complex_obstacle,
     "regular_action": obstacles.regular_action,

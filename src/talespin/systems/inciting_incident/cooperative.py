@@ -1,0 +1,122 @@
+"""Cooperative scenes: rest (II-RT-4), and one change, upgrade, learning or heal per character (II-SCENE-2).
+
+A cooperative scene has no stakes: no Crisis, no obstacles. Each character present may change, upgrade or
+learn one Talent, Skill or Ability level (checked against every II-CHAR rule and the budget, if any) or heal
+all its wounds; a restful scene lowers Rising Tension, at most once per so many scenes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dice import Rng
+from ..errors import IllegalCommand, MalformedCommand
+from ..protocol import Command
+from . import rule_ids as ids
+from .commands import check_keys, opt_int, req_int, req_str
+from .draft import Draft
+from .sheet import check_sheet, sheet_cost
+
+__all__ = ["heal", "learn", "rest"]
+
+
+def rest(draft: Draft, command: Command, rng: Rng) -> None:
+    """II-RT-4: a restful cooperative scene lowers Rising Tension, at most once per so many scenes."""
+    check_keys(command, set())
+    scene = draft.scene("cooperative")
+    rules = draft.rules.rising_tension
+    last = draft.state.last_rest_scene
+    if last is not None and scene.number - last < rules.restful_every_scenes:
+        raise IllegalCommand(
+            f"the last restful scene was scene {last}; "
+            f"rest is allowed once per {rules.restful_every_scenes} scenes",
+            rule=ids.RT_4,
+        )
+    amount = min(rules.restful_reduction, draft.state.rising_tension - rules.floor)
+    data = {
+        "amount": amount,
+        "rising_tension": draft.state.rising_tension - amount,
+        "cause": "restful scene",
+        "rest_scene": scene.number,
+    }
+    draft.emit("RisingTensionLowered", data)
+
+
+def _once_per_scene(draft: Draft, name: str) -> None:
+    scene = draft.scene("cooperative")
+    limit = draft.rules.scenes.changes_per_cooperative_scene
+    if scene.changed.count(name) >= limit:
+        raise IllegalCommand(
+            f"{name} already changed, learned or healed in this cooperative scene", rule=ids.SCENE_2
+        )
+
+
+def learn(draft: Draft, command: Command, rng: Rng) -> None:
+    """II-SCENE-2 / II-SKILL-4: change, upgrade or learn one Talent, Skill or Ability level."""
+    check_keys(command, {"character", "talent", "skill", "ability", "level"})
+    name = req_str(command, "character")
+    member = draft.state.member(name)
+    if member is None:
+        raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
+    _once_per_scene(draft, name)
+    sheet: dict[str, Any] = member.sheet.to_json()
+    talent, skill = command.get("talent"), command.get("skill")
+    if isinstance(skill, dict):
+        change = "skill"
+        target = next((t for t in sheet["talents"] if t["name"] == talent), None)
+        if target is None:
+            raise MalformedCommand(f"{name} has no Talent {talent!r}", code="unknown_talent", path="talent")
+        skill_name = skill.get("name")
+        rules = draft.rules.skills
+        if rules.learning_requires_recreation and (name, skill_name) not in draft.state.recreated:
+            raise IllegalCommand(
+                f"{name} must recreate {skill_name!r} successfully before learning it", rule=ids.SKILL_4
+            )
+        target["skills"] = [s for s in target["skills"] if s["name"] != skill_name] + [skill]
+    elif isinstance(talent, dict):
+        change = "talent"
+        sheet["talents"] = [t for t in sheet["talents"] if t["name"] != talent.get("name")] + [talent]
+    elif "ability" in command:
+        change = "ability"
+        ability = req_str(command, "ability")
+        if ability not in sheet["abilities"]:
+            raise MalformedCommand(
+                f"unknown Ability {ability!r}", code="bad_field", rule=ids.CHAR_1, path="ability"
+            )
+        sheet["abilities"][ability] = req_int(command, "level")
+    else:
+        raise MalformedCommand(
+            "learn needs talent: {…}, or talent: NAME with skill: {…}, or ability: NAME with level: N",
+            code="missing_field",
+            path="talent",
+        )
+    new, errors = check_sheet(sheet, draft.rules)
+    if new is None or errors:
+        first = errors[0]
+        raise IllegalCommand(
+            f"the changed sheet breaks a rule: {first.path}: {first.message}",
+            rule=first.rule,
+            path=first.path,
+        )
+    cost = sheet_cost(new, draft.rules)
+    delta = cost - sheet_cost(member.sheet, draft.rules)
+    draft.emit(
+        "CharacterChanged",
+        {"character": name, "sheet": new.to_json(), "change": change, "cost": cost, "cost_delta": delta},
+    )
+
+
+def heal(draft: Draft, command: Command, rng: Rng) -> None:
+    """II-SCENE-2: in a cooperative scene a character heals (all wounds, per the rules data)."""
+    check_keys(command, {"character", "amount"})
+    name = req_str(command, "character")
+    member = draft.state.member(name)
+    if member is None:
+        raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
+    _once_per_scene(draft, name)
+    amount = (
+        member.wounds if draft.rules.scenes.heal_removes_all else opt_int(command, "amount", 1, minimum=1)
+    )
+    amount = min(amount, member.wounds)
+    data = {"character": name, "amount": amount, "wounds": member.wounds - amount, "scene_change": True}
+    draft.emit("WoundsHealed", data)
