@@ -1,0 +1,266 @@
+"""Dice notation: text → a frozen syntax tree, and back.
+
+The syntax lives in one place, ``grammar.lark`` (read its header for examples). :func:`parse` turns text
+into an :class:`Expression`; ``str()`` of any node prints valid notation again, and
+``parse(str(tree)) == tree`` always holds (the printed form is canonical: ``d6`` prints as ``1d6``).
+
+Meaning, and the choices made where the notation could be read several ways:
+
+- An expression is a signed sum of :class:`Part` s; each holds a :class:`Dice` term, a :class:`Constant`, or
+  a :class:`SuccessCount`.
+- A :class:`SuccessCount` (``NdS<=T``, ``NdS>=T``) counts dice, it does not add faces, so it **stands
+  alone**: ``3d6<=2 + 1`` is refused (adding a number of successes to a sum of faces has no agreed meaning).
+  Its dice **do not explode**: ``3d6!>=5`` is refused (games that explode successes count them in
+  different ways).
+- A zero-based die (``zS``, faces ``0..S-1``) does not explode: ``2z10!`` is refused.
+- Counts, faces and every number are checked against :mod:`~talespin.dice.limits` for the whole expression
+  before anything is rolled or computed.
+
+>>> tree = parse("2d6! + d8 - 1")
+>>> str(tree)
+'2d6! + 1d8 - 1'
+>>> tree.parts[1].term
+Dice(count=1, size=8, explodes=False, zero_based=False)
+>>> str(parse(" 6z10 <= 2 "))
+'6z10<=2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Literal
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .errors import DiceError, NotationError
+from .limits import check_dice_count, check_exploding, check_faces, check_notation, check_number
+
+__all__ = [
+    "Comparison",
+    "Constant",
+    "Dice",
+    "Expression",
+    "Part",
+    "SuccessCount",
+    "Term",
+    "check_limits",
+    "parse",
+]
+
+Comparison = Literal["<=", ">="]
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """``NdS`` (or ``NzS``, faces 0..S-1), ``!`` when each die explodes on its maximum face."""
+
+    count: int
+    size: int
+    explodes: bool = False
+    zero_based: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.count}{'z' if self.zero_based else 'd'}{self.size}{'!' if self.explodes else ''}"
+
+    @property
+    def sizes(self) -> list[int]:
+        """One entry per die: the pool as :func:`~talespin.dice.roller.roll_pool` takes it."""
+        return [self.size] * self.count
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """A whole number added to (or subtracted from) the sum."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessCount:
+    """``NdS<=T`` or ``NdS>=T``: the number of dice whose face compares true with the target."""
+
+    dice: Dice
+    comparison: Comparison
+    target: int
+
+    def __str__(self) -> str:
+        return f"{self.dice}{self.comparison}{self.target}"
+
+    def succeeds(self, face: int) -> bool:
+        """True when one die showing ``face`` is a success."""
+        return face <= self.target if self.comparison == "<=" else face >= self.target
+
+
+Term = Dice | Constant | SuccessCount
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One term of the sum with its sign (+1 or -1)."""
+
+    sign: int
+    term: Term
+
+    def __str__(self) -> str:
+        return f"{'-' if self.sign < 0 else ''}{self.term}"
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A whole notation: the signed sum of its parts, in the order written."""
+
+    parts: tuple[Part, ...]
+
+    def __str__(self) -> str:
+        text = str(self.parts[0])
+        for part in self.parts[1:]:
+            text += f" {'-' if part.sign < 0 else '+'} {part.term}"
+        return text
+
+    @property
+    def dice_terms(self) -> list[tuple[int, Dice]]:
+        """``(sign, dice)`` for every term that rolls dice, success counts included, in order."""
+        found: list[tuple[int, Dice]] = []
+        for part in self.parts:
+            if isinstance(part.term, Dice):
+                found.append((part.sign, part.term))
+            elif isinstance(part.term, SuccessCount):
+                found.append((part.sign, part.term.dice))
+        return found
+
+    @property
+    def success_count(self) -> SuccessCount | None:
+        """The success count when the expression is one (it then has exactly one part)."""
+        term = self.parts[0].term
+        return term if isinstance(term, SuccessCount) else None
+
+    @property
+    def explodes(self) -> bool:
+        """True when any die of the expression explodes (its total is then unbounded)."""
+        return any(dice.explodes for _, dice in self.dice_terms)
+
+
+class _ToTree(Transformer[Token, Expression]):
+    """One method per grammar rule, each building the rule's node."""
+
+    def start(self, children: list[Expression]) -> Expression:
+        return children[0]
+
+    def expression(self, children: list[Part]) -> Expression:
+        parts = tuple(children)
+        counts = [p for p in parts if isinstance(p.term, SuccessCount)]
+        if counts and (len(parts) > 1 or parts[0].sign < 0):
+            raise NotationError(
+                f"a success count ({counts[0].term}) stands alone: it cannot be added to, subtracted from "
+                "or negated; expected just NdS<=T or NdS>=T"
+            )
+        return Expression(parts)
+
+    def part(self, children: list[Token | Term]) -> Part:
+        sign = -1 if len(children) == 2 and str(children[0]).strip() == "-" else 1
+        term = children[-1]
+        assert not isinstance(term, Token)
+        return Part(sign, term)
+
+    def success_count(self, children: list[Dice | Token]) -> SuccessCount:
+        dice, comparison, target = children
+        assert isinstance(dice, Dice)
+        if dice.explodes:
+            raise NotationError(
+                f"exploding dice cannot count successes ({dice}): expected NdS<=T or NdS>=T without '!'"
+            )
+        text = str(comparison).strip()
+        assert text in ("<=", ">=")
+        return SuccessCount(dice, "<=" if text == "<=" else ">=", _number(str(target), "a target"))
+
+    def dice(self, children: list[Token]) -> Dice:
+        kinds = {token.type: token for token in children if token.type in ("KIND", "EXPLODE")}
+        numbers = [token for token in children if token.type == "INT"]
+        count = _number(str(numbers[0]), "a dice count") if len(numbers) == 2 else 1
+        size = _number(str(numbers[-1]), "a number of faces")
+        zero_based = str(kinds["KIND"]).lower() == "z"
+        explodes = "EXPLODE" in kinds
+        if explodes and zero_based:
+            raise NotationError(f"zero-based dice do not explode: expected {count}z{size} without '!'")
+        return Dice(count, size, explodes, zero_based)
+
+    def constant(self, children: list[Token]) -> Constant:
+        return Constant(_number(str(children[0]), "a constant"))
+
+
+def _number(text: str, what: str) -> int:
+    check_number(text, what)
+    return int(text)
+
+
+_EXPECTED = {
+    "INT": "a whole number",
+    "TARGET": "a whole number (the target)",
+    "KIND": "'d' or 'z' (a die)",
+    "EXPLODE": "'!'",
+    "SIGN": "'+' or '-'",
+    "COMPARE": "'<=' or '>='",
+    "$END": "the end of the notation",
+    "<END-OF-FILE>": "the end of the notation",
+}
+
+
+@cache
+def _parser() -> Lark:
+    grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr")
+
+
+def parse(text: str) -> Expression:
+    """Parse dice notation, raising :class:`NotationError` (or ``LimitExceeded``) saying what was expected.
+
+    >>> parse("2d")
+    Traceback (most recent call last):
+    ...
+    talespin.dice.errors.NotationError: bad dice notation '2d' at column 3: expected a whole number
+    """
+    check_notation(text)
+    try:
+        tree = _parser().parse(text)
+        expression = _ToTree().transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, DiceError):
+            raise error.orig_exc from None
+        raise
+    except UnexpectedInput as error:
+        raise NotationError(_explain(text, error)) from None
+    check_limits(expression)
+    return expression
+
+
+def check_limits(expression: Expression) -> None:
+    """Check the whole expression against the engine's limits before any work is done.
+
+    At most ``MAX_DICE`` dice in all, faces between 1 and ``MAX_FACES``, no exploding d1.
+    """
+    check_dice_count(sum(dice.count for _, dice in expression.dice_terms))
+    for _, dice in expression.dice_terms:
+        if dice.explodes:
+            check_exploding(dice.size)
+        else:
+            check_faces(dice.size)
+
+
+def _explain(text: str, error: UnexpectedInput) -> str:
+    if isinstance(error, UnexpectedToken | UnexpectedEOF):
+        expected = error.expected
+        column = len(text) + 1 if error.token.type == "$END" else error.column
+    elif isinstance(error, UnexpectedCharacters):
+        expected = error.allowed
+        column = error.column
+    else:  # pragma: no cover - lark raises only the kinds above
+        expected, column = set(), error.column
+    words = sorted({_EXPECTED.get(name, name) for name in expected if not name.startswith("_")})
+    wanted = " or ".join(words) if words else "dice notation such as 3d6, 2d6! + 1 or 6z10<=2"
+    return f"bad dice notation {text!r} at column {column}: expected {wanted}"
