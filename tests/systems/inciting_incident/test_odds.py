@@ -178,3 +178,16 @@ def test_state_odds_for_an_attack(h: Any) -> None:
     assert regular["choices"][0]["d6"] == 6  # Guard's nimbleness 3 → defence 6
     decisive = get_system("ii").odds(state, {"character": "Ada", "situation": "decisive_attack"})
     assert decisive["against"] == 30
+
+
+def test_state_odds_for_recreation_and_ability_rolls(h: Any) -> None:
+    """odds() covers recreating a Skill (5d6 less the cost's Disadvantage) and Ability Rolls."""
+    # rule: II-ODDS-1 II-SKILL-3 II-ROLL-1
+    state, _ = h.run([h.ACTION])
+    recreate = get_system("ii").odds(state, {"character": "Ada", "situation": "recreate_skill", "cost": 6})
+    piloting = recreate["choices"][0]
+    assert piloting["d6"] == 2 and piloting["expected_crisis_exact"] == "6/1"
+    assert piloting["p_success_exact"] == _frac(roll_chances(2, (6, 6), 20, RULES).p_success)
+    ability = get_system("ii").odds(state, {"character": "Bram", "situation": "ability_roll"})
+    assert [c["ability"] for c in ability["choices"]] == ["fortitude", "perseverance", "nimbleness"]
+    assert ability["choices"][0]["talent_dice"] == ["d6", "d6"]

@@ -165,3 +165,12 @@ def test_restful_scene_once_per_three(h: Any) -> None:
     assert state.last_rest_scene == 4
     with pytest.raises(IllegalCommand):
         decide(h.run([h.ACTION])[0], {"do": "rest"}, None)
+
+
+def test_only_present_characters_act(h: Any) -> None:
+    """A character who is not present in the scene cannot act in it."""
+    # rule: II-SCENE-1
+    state, _ = h.run([{"do": "start_scene", "kind": "action", "present": ["Ada"]}])
+    with pytest.raises(IllegalCommand, match="not present") as refused:
+        decide(state, {"do": "simple_obstacle", "character": "Bram", "choice": "auto"}, None)
+    assert refused.value.rule == "II-SCENE-1"

@@ -44,7 +44,7 @@ class RollResult:
 
 
 def character_sheet(draft: Draft, command: Command) -> Character:
-    """The sheet of the acting ``character:`` (a character of the campaign)."""
+    """The sheet of the acting ``character:``, a character present in the scene (II-SCENE-1)."""
     name = command.get("character")
     if not isinstance(name, str) or not name:
         raise MalformedCommand(
@@ -56,6 +56,9 @@ def character_sheet(draft: Draft, command: Command) -> Character:
         raise MalformedCommand(
             f"unknown character {name!r} (known: {known})", code="unknown_character", path="character"
         )
+    scene = draft.state.scene
+    if scene is not None and name not in scene.present:
+        raise IllegalCommand(f"{name} is not present in this scene", rule=ids.SCENE_1)
     return member.sheet
 
 

@@ -70,9 +70,14 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
         draft.raise_crisis(rules.crisis.auto, "passed a Simple Obstacle automatically", name)
         draft.gain_tension(rules.simple.auto_rising_tension, f"{name} passed an obstacle without rolling")
     else:
-        base = opt_int(command, "dice", scene.difficulty)
         result = talent_roll(
-            draft, command, sheet, rng, against=rules.roll.target, base_d6=base, purpose="simple_obstacle"
+            draft,
+            command,
+            sheet,
+            rng,
+            against=rules.roll.target,
+            base_d6=scene.difficulty,
+            purpose="simple_obstacle",
         )
         draft.emit("SimpleObstacleFaced", {"character": name, "choice": "talent", "talent": result.talent})
         crisis = action_crisis(

@@ -23,7 +23,15 @@ from .state import GameState
 
 __all__ = ["SITUATIONS", "exact", "odds", "talent_choice"]
 
-SITUATIONS = ("simple_obstacle", "regular_action", "decisive_action", "regular_attack", "decisive_attack")
+SITUATIONS = (
+    "simple_obstacle",
+    "regular_action",
+    "decisive_action",
+    "regular_attack",
+    "decisive_attack",
+    "recreate_skill",
+    "ability_roll",
+)
 
 
 def exact(value: Fraction) -> str:
@@ -131,6 +139,10 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
             disadvantage=disadvantage,
             answer=answer,
         )
+    if situation in ("recreate_skill", "ability_roll"):
+        return _other_odds(
+            state, query=query, sheet=sheet, situation=situation, net=(advantage, disadvantage), answer=answer
+        )
     d6 = final_d6(base, advantage, disadvantage, rules)
     obstruction = obstacle.obstruction if obstacle is not None and obstacle.kind == "complex" else 0
     if situation == "simple_obstacle":
@@ -193,4 +205,40 @@ def _attack_odds(
         talent_choice(t, t.level, d6, against, rules, cap=max(against, rules.roll.target))
         for t in sheet.talents
     ]
+    return answer
+
+
+def _other_odds(
+    state: GameState,
+    *,
+    query: Mapping[str, Any],
+    sheet: Character,
+    situation: str,
+    net: tuple[int, int],
+    answer: dict[str, Any],
+) -> dict[str, Any]:
+    """II-SKILL-3 (5d6 with Disadvantage = cost, Crisis = cost) and II-ROLL-1 Ability Rolls (no Crisis)."""
+    rules = state.rules
+    target = rules.roll.target
+    advantage, disadvantage = net
+    if situation == "recreate_skill":
+        cost = int(query.get("cost", 0))
+        d6 = final_d6(rules.skills.recreate_base_d6, advantage, disadvantage + cost, rules)
+        crisis = Fraction(cost * rules.skills.recreate_crisis_per_cost)
+        answer["cost"] = cost
+        for t in sheet.talents:
+            row = talent_choice(t, t.level, d6, target, rules)
+            row |= {"expected_crisis": float(crisis), "expected_crisis_exact": exact(crisis)}
+            answer["choices"].append(row)
+        return answer
+    scene = state.scene
+    base = int(query.get("dice", scene.difficulty if scene is not None else rules.roll.difficulty.default))
+    d6 = final_d6(base, advantage, disadvantage, rules)
+    against = int(query.get("against", target))
+    zero = Fraction(0)
+    for ability in rules.abilities:
+        row = talent_choice(None, sheet.abilities[ability], d6, against, rules)
+        row |= {"choice": "ability", "ability": ability, "label": f"Roll {ability}"}
+        row |= {"expected_crisis": float(zero), "expected_crisis_exact": exact(zero)}
+        answer["choices"].append(row)
     return answer
