@@ -68,3 +68,7 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     gm.click("#end-scene")
     expect(susan.locator("#fair-verdict")).to_contain_text("Verified")
     table.screenshot(susan, "ascend-player-desktop.png")
+    phone = new_page({"width": 375, "height": 812})
+    phone.goto(susan.url)
+    expect(phone.locator("#advice tbody tr").first).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375

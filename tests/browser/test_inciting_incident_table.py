@@ -143,6 +143,11 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
     expect(phone.locator("#crisis-meter")).to_be_visible()
     table.screenshot(phone, "table-player-phone.png")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    gm_phone = new_page(PHONE)
+    gm_phone.goto(gm_link)
+    expect(gm_phone.locator("#crisis-meter")).to_be_visible()
+    table.screenshot(gm_phone, "table-gm-phone.png")
+    assert gm_phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     # Undo strikes the Decisive Action through on every screen.
     entry = decisive.get_attribute("data-entry")
@@ -175,3 +180,42 @@ def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, tab
     expect(bea.locator('#log .event[data-type="BlindRollMade"]')).to_have_count(1, timeout=2000)
     expect(bea.locator('#log .event[data-type="TalentRolled"]')).to_have_count(0)
     expect(bea.locator("#log .die")).to_have_count(0)
+
+
+GUARD = {
+    "name": "Guard",
+    "abilities": {"fortitude": 3, "perseverance": 2, "nimbleness": 3},
+    "talents": [
+        {"name": "Spear", "ability": "nimbleness", "level": 3, "description": "Pokes.", "limitations": []}
+    ],
+}
+
+
+def test_a_conflict_shows_the_flow_of_battle_and_attack_odds(new_page: Any, table: Any) -> None:
+    """In a conflict a player sees attack odds against the chosen defence, and the Flow moves after a hit."""
+    # rule: II-FLOW-1, II-FLOW-2, II-FLOW-3, II-CHAR-8
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Skirmish", "inciting-incident")
+    gm.goto(gm_link)
+    bea = new_page()
+    table.join(bea, invite, "Bea")
+    table.import_sheet(bea, json.dumps(ADA))
+    table.add_to_table(bea)
+    gm.select_option("#scene-kind", "conflict")
+    gm.click("#start-scene")
+    table.open_gm_group(gm, "Conflict")
+    gm.fill("#gm-enemies", json.dumps([GUARD]))
+    gm.click("#gm-start-conflict")
+    expect(bea.locator("#stat-flow")).to_contain_text("0")
+    expect(bea.locator("#scene")).to_contain_text("Guard")
+    expect(bea.locator("#attack-target")).to_have_value("Guard")
+    attack = bea.locator('#choices .action[data-do="regular_attack"][data-talent="Piloting"]')
+    # Guard's Nimbleness 3 gives a defence of 6d6 (II-CHAR-8), a Decisive Attack is against the guard of 30.
+    expect(attack).to_contain_text("6d6 + d6 + d6 vs 20")
+    expect(bea.locator('#choices .action[data-do="decisive_attack"]')).to_contain_text("vs 30")
+    # Physical dice: 6d6 and Piloting's 2d6, a total of 40: the Flow moves 20 toward the characters.
+    bea.click("#act details summary")
+    bea.fill("#faces", "5; 5; 5; 5; 5; 5; 5; 5")
+    attack.locator("button.act").click()
+    expect(gm.locator("#stat-flow")).to_contain_text("+20", timeout=2000)
+    expect(bea.locator('#choices .action[data-do="decisive_attack"]')).to_contain_text("vs 10")

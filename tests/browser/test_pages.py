@@ -90,3 +90,53 @@ def test_the_log_catches_up_after_the_connection_drops(new_page: Any, table: Any
     expect(other.locator("#log")).to_contain_text("While you were away")
     expect(other.locator("#conn")).to_have_text("live")
     expect(other.locator('#log .event[data-type="NoteAdded"]')).to_have_count(1)
+
+
+# WCAG 2 contrast of every visible text against the first opaque background behind it (4.5:1, or 3:1 for
+# large text); disabled controls are exempt, as WCAG says.
+LOW_CONTRAST = """() => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(',').map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+  const background = (el) => { for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; }
+    return { r: 255, g: 255, b: 255, a: 1 }; };
+  const low = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode; const el = text.parentElement;
+    if (!text.textContent.trim() || el.closest('svg, [hidden], :disabled')) continue;
+    if (!el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    const fg = parse(style.color); const bg = background(el);
+    const [a, b] = [lum(fg), lum(bg)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize); const bold = Number(style.fontWeight) >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need) low.push(`${text.textContent.trim().slice(0, 40)} (${ratio.toFixed(2)})`);
+  }
+  return low;
+}"""
+
+
+def test_every_text_on_the_pages_meets_wcag_aa_contrast(new_page: Any, table: Any) -> None:
+    """Start, join (with errors) and a GM's table mid-scene have no text below the AA contrast ratio."""
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Contrast", "inciting-incident")
+    assert gm.evaluate(LOW_CONTRAST) == []
+    player = new_page()
+    table.join(player, invite, "Fay")
+    player.fill('[data-path="abilities.nimbleness"]', "12")
+    expect(player.locator("#sheet-errors li").first).to_be_visible()
+    assert player.evaluate(LOW_CONTRAST) == []
+    gm.goto(gm_link)
+    gm.click("#add-trigger-row")
+    gm.locator("#scene-triggers .t-text").fill("Sirens")
+    gm.locator("#scene-triggers .t-gm").check()
+    gm.click("#start-scene")
+    gm.fill("#gm-obstruction", "20")
+    gm.click("#gm-complex")
+    expect(gm.locator("#stat-obstruction")).to_contain_text("20")
+    assert gm.evaluate(LOW_CONTRAST) == []
