@@ -14,7 +14,7 @@ capped again after each convolution, which is exact because faces are positive:
 >>> exploding_die(6, cap=8).probability(7)
 Fraction(1, 36)
 >>> pool_total([6, 6], cap=20).p_at_least(20)
-Fraction(1, 18)
+Fraction(13, 432)
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ denominator) above :data:`~talespin.dice.limits.MAX_EXACT_BITS` raises
 Fraction(1, 6)
 >>> result = odds(parse("1d6!"), cap=10)
 >>> result.capped, result.distribution.probability(10), result.mean
-(True, Fraction(1, 3), Fraction(21, 5))
+(True, Fraction(1, 12), Fraction(21, 5))
 """
 
 from __future__ import annotations
@@ -100,6 +100,7 @@ def odds(expression: Expression | str, cap: int = DEFAULT_CAP) -> Odds:
     """The exact distribution of ``expression``; exploding sums are capped at ``cap`` (see the module)."""
     tree = parse(expression) if isinstance(expression, str) else expression
     check_limits(tree)
+    check_cap(cap)
     count = tree.success_count
     if count is not None:
         return _success_odds(tree, count)
@@ -116,7 +117,6 @@ def odds(expression: Expression | str, cap: int = DEFAULT_CAP) -> Odds:
     low -= sum(dice.count * (dice.size - 1) for sign, dice in bounded if sign < 0)
     exploding_cap = 0
     if exploding:
-        check_cap(cap)
         exploding_cap = cap - low
     _check_budget(tree, _estimate(bounded, exploding, exploding_cap))
 

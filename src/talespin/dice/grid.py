@@ -8,6 +8,7 @@ reversed cumulative sum. Capping at the largest target makes every entry exact i
 :mod:`~talespin.dice.exploding`); the float results agree with :func:`~talespin.dice.exploding.pool_total`
 to about 1e-15.
 
+>>> from talespin.dice.exploding import pool_total
 >>> grid = at_least_grid([[6], [6, 6]], 12)
 >>> round(float(grid[1, 11]), 6) == round(float(pool_total([6, 6], cap=12).p_at_least(12)), 6)
 True

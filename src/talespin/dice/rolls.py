@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import FacesError
-from .notation import Dice, Expression, Part, SuccessCount, check_limits, parse
+from .notation import Constant, Dice, Expression, Part, SuccessCount, check_limits, parse
 from .roller import Chain, PoolRoll, Rng, chains_from_faces, roll_pool
 
 __all__ = ["ExpressionRoll", "PartRoll", "roll", "roll_from_faces"]
@@ -38,9 +38,10 @@ class PartRoll:
     @property
     def value(self) -> int:
         """The part's contribution to the total, sign included."""
+        if self.pool is not None:
+            return self.part.sign * self.pool.total
         term = self.part.term
-        magnitude = self.pool.total if self.pool is not None else getattr(term, "value", 0)
-        return self.part.sign * magnitude
+        return self.part.sign * term.value if isinstance(term, Constant) else 0
 
     @property
     def chains(self) -> tuple[Chain, ...]:
