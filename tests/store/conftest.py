@@ -1,4 +1,4 @@
-"""The stores the contract suite runs against: SQLite always, PostgreSQL when TALESPIN_TEST_POSTGRES is set."""
+"""The stores the contract suite runs against: SQLite always, PostgreSQL if TALESPIN_TEST_POSTGRES is set."""
 
 from __future__ import annotations
 

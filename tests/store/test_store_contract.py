@@ -27,7 +27,9 @@ def _campaign(campaign_id: str = "c1") -> CampaignRecord:
 
 
 def _events(*kinds: str) -> list[NewEvent]:
-    return [NewEvent(kind, {"n": i, "nested": {"list": [1, 2]}}, "public", None) for i, kind in enumerate(kinds)]
+    return [
+        NewEvent(kind, {"n": i, "nested": {"list": [1, 2]}}, "public", None) for i, kind in enumerate(kinds)
+    ]
 
 
 def test_a_campaign_and_its_first_events_are_stored_together(store: EventStore) -> None:
@@ -36,7 +38,10 @@ def test_a_campaign_and_its_first_events_are_stored_together(store: EventStore) 
     assert [e.version for e in stored] == [1, 2]
     assert store.campaign("c1") == _campaign()
     assert store.campaign_ids() == ["c1"]
-    assert [(e.version, e.type, e.data["n"]) for e in store.events("c1")] == [(1, "CampaignCreated", 0), (2, "SeedCommitted", 1)]
+    assert [(e.version, e.type, e.data["n"]) for e in store.events("c1")] == [
+        (1, "CampaignCreated", 0),
+        (2, "SeedCommitted", 1),
+    ]
 
 
 def test_append_numbers_events_and_reads_after_a_version(store: EventStore) -> None:
@@ -61,7 +66,7 @@ def test_a_taken_version_is_a_conflict_and_writes_nothing(store: EventStore) -> 
 
 
 def test_two_store_instances_race_and_exactly_one_wins(store_url: tuple[str, str | None]) -> None:
-    """Two stores on one database (as two processes would be) race for one version: one wins, one conflicts."""
+    """Two stores on one database (as two processes would be) race for a version: one wins, seven conflict."""
     first = open_store(store_url[0], schema=store_url[1])
     second = open_store(store_url[0], schema=store_url[1])
     first.create_campaign(_campaign(), _events("A"), AT)
@@ -108,7 +113,7 @@ def test_unknown_campaigns_are_reported(store: EventStore) -> None:
 
 
 def test_reopening_keeps_everything(store_url: tuple[str, str | None]) -> None:
-    """A store opened again on the same database finds every campaign and event (migrations are idempotent)."""
+    """A store opened again on the same database finds every campaign and event (migrating is idempotent)."""
     first = open_store(store_url[0], schema=store_url[1])
     first.create_campaign(_campaign(), _events("A", "B"), AT)
     first.close()

@@ -11,9 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from table_fakes import MemoryStore  # noqa: E402
+from table_fakes import MemoryStore
 
-from talespin.table import TableService, Viewer  # noqa: E402
+from talespin.table import TableService, Viewer
 
 
 class Table:

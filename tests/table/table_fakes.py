@@ -35,7 +35,9 @@ class MemoryStore:
         log.extend(stored)
         return stored
 
-    def create_campaign(self, campaign: CampaignRecord, events: Sequence[NewEvent], at: str) -> list[StoredEvent]:
+    def create_campaign(
+        self, campaign: CampaignRecord, events: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
         with self._lock:
             self._campaigns[campaign.id] = campaign
             self._players[campaign.id] = []
@@ -51,7 +53,9 @@ class MemoryStore:
             self._players[player.campaign_id].append(player)
             return stored
 
-    def append(self, campaign_id: str, expected_version: int, events: Sequence[NewEvent], at: str) -> list[StoredEvent]:
+    def append(
+        self, campaign_id: str, expected_version: int, events: Sequence[NewEvent], at: str
+    ) -> list[StoredEvent]:
         with self._lock:
             self.campaign(campaign_id)
             return self._append(campaign_id, expected_version, events, at)

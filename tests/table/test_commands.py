@@ -56,7 +56,7 @@ def test_gm_commands_and_secret_commands_are_the_gms(table: Open) -> None:
 
 
 def test_undo_marks_the_latest_entry_and_walks_back(table: Open) -> None:
-    """Undo marks the latest command entry (never erases it), again walks further back, and the state follows."""
+    """Undo marks the latest command entry (never erasing it), again walks further back; the state follows."""
     t = table("ascend")
     t.send(t.gm, {"do": "add_character", "sheet": SUSAN})
     t.send(t.gm, susan_test(faces=[1, 2, 9]))

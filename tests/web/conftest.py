@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "table"))
 
-from web_support import Campaign, ServerProcess, free_port  # noqa: E402
+from web_support import Campaign, ServerProcess, free_port
 
-from talespin.web import create_app  # noqa: E402
+from talespin.web import create_app
 
 
 @pytest.fixture

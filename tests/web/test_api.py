@@ -31,7 +31,10 @@ def test_create_campaign_returns_tokens_and_links(client: TestClient) -> None:
     assert {"id", "gm_token", "invite_token", "version", "gm_link", "invite_link"} <= set(body)
     assert body["gm_link"] == f"/table.html#campaign={body['id']}&token={body['gm_token']}"
     assert body["invite_link"] == f"/join.html#campaign={body['id']}&invite={body['invite_token']}"
-    assert body["gm_token"] not in client.get(f"/api/campaigns/{body['id']}/export", headers=bearer(body["gm_token"])).text
+    assert (
+        body["gm_token"]
+        not in client.get(f"/api/campaigns/{body['id']}/export", headers=bearer(body["gm_token"])).text
+    )
 
 
 @pytest.mark.parametrize(
@@ -74,7 +77,10 @@ def test_refusals_401_403_404(ii: Campaign) -> None:
     _error(ii.post({"do": "end_scene"}, player), 403)
     ii.send({"do": "add_character", "sheet": ADA})
     _error(ii.post({"do": "simple_obstacle", "character": "Ada", "choice": "auto"}, player), 403)
-    assert _error(client.get("/api/campaigns/nope/state", headers=bearer(ii.gm_token)), 404)["code"] == "not_found"
+    assert (
+        _error(client.get("/api/campaigns/nope/state", headers=bearer(ii.gm_token)), 404)["code"]
+        == "not_found"
+    )
     _error(client.post("/api/campaigns/nope/join", json={"invite_token": "x", "name": "y"}), 404)
     _error(client.get("/api/campaigns/nope/export", headers=bearer(ii.gm_token)), 404)
 
@@ -97,7 +103,12 @@ def test_an_illegal_command_is_422_with_its_rule(ii: Campaign) -> None:
     assert "rule" in error and error["code"] in {"illegal", "malformed"}
     error = _error(ii.post({"do": "simple_obstacle", "character": 5}), 422)
     assert "rule" in error
-    _error(ii.client.post(f"{ii.base}/commands", json={"command": "x", "expected_version": 1}, headers=bearer(ii.gm_token)), 422)
+    _error(
+        ii.client.post(
+            f"{ii.base}/commands", json={"command": "x", "expected_version": 1}, headers=bearer(ii.gm_token)
+        ),
+        422,
+    )
     _error(ii.client.post(f"{ii.base}/commands", content=b"{not json", headers=bearer(ii.gm_token)), 422)
 
 
@@ -120,7 +131,9 @@ def test_commands_state_and_events(ascend: Campaign) -> None:
     assert ascend.state()["state"]["heroes"][0]["name"] == "Susan"
     listed = ascend.client.get(f"{ascend.base}/events?after={before}", headers=bearer(ascend.gm_token)).json()
     assert listed["version"] == before + 2
-    assert [e["type"] for e in listed["events"]] == ["CommandIssued", "CharacterAdded"] or len(listed["events"]) == 2
+    assert [e["type"] for e in listed["events"]] == ["CommandIssued", "CharacterAdded"] or len(
+        listed["events"]
+    ) == 2
     _error(ascend.client.get(f"{ascend.base}/events?after=-1", headers=bearer(ascend.gm_token)), 422)
 
 
@@ -141,7 +154,10 @@ def test_odds_and_sheet_validation(ascend: Campaign) -> None:
     query = {"hero": "Susan", "skill": "Athletics", "difficulty": 0, "required": 1}
     odds = ascend.client.post(f"{ascend.base}/odds", json=query, headers=bearer(ascend.gm_token))
     assert odds.status_code == 200 and odds.json()["advice"]
-    _error(ascend.client.post(f"{ascend.base}/odds", json={"hero": "Nobody"}, headers=bearer(ascend.gm_token)), 422)
+    _error(
+        ascend.client.post(f"{ascend.base}/odds", json={"hero": "Nobody"}, headers=bearer(ascend.gm_token)),
+        422,
+    )
     _error(ascend.client.post(f"{ascend.base}/odds", json={}), 401)
     valid = ascend.client.post("/api/systems/ascend/validate", json={"sheet": SUSAN})
     assert valid.status_code == 200 and valid.json()["valid"] is True
@@ -155,7 +171,10 @@ def test_oversized_bodies_are_413(ii: Campaign) -> None:
     """A body over 64 KiB is refused with 413, declared or streamed, and nothing is applied."""
     version = ii.version()
     huge = {"command": {"do": "note", "text": "x" * 70_000}, "expected_version": version}
-    assert _error(ii.client.post(f"{ii.base}/commands", json=huge, headers=bearer(ii.gm_token)), 413)["code"] == "too_large"
+    assert (
+        _error(ii.client.post(f"{ii.base}/commands", json=huge, headers=bearer(ii.gm_token)), 413)["code"]
+        == "too_large"
+    )
 
     def chunks() -> Any:
         for _ in range(100):
@@ -171,7 +190,9 @@ def test_dice_limits_are_refused(ii: Campaign) -> None:
     ii.send({"do": "add_character", "sheet": ADA})
     ii.send({"do": "start_scene", "kind": "action", "difficulty": 5})
     version = ii.version()
-    error = _error(ii.post({"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "dice": 5000}), 422)
+    error = _error(
+        ii.post({"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "dice": 5000}), 422
+    )
     assert "1000" in error["message"]
     faces = [[1]] * 2000
     _error(ii.post({"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": faces}), 422)

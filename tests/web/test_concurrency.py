@@ -23,7 +23,13 @@ def test_twenty_clients_racing_on_one_version_have_exactly_one_winner(server: Se
             barrier = threading.Barrier(RACERS)
             statuses: list[int] = []
 
-            def race(racer: int, version: int = version, barrier: threading.Barrier = barrier) -> None:
+            def race(
+                racer: int,
+                version: int = version,
+                barrier: threading.Barrier = barrier,
+                statuses: list[int] = statuses,
+                round_number: int = round_number,
+            ) -> None:
                 text = f"round {round_number} racer {racer}"
                 body = {"command": {"do": "note", "text": text}, "expected_version": version}
                 with httpx.Client(base_url=server.url, timeout=10.0) as own:
@@ -55,7 +61,10 @@ def test_retrying_clients_lose_no_update(server: ServerProcess) -> None:
             for index in range(5):
                 for _attempt in range(500):
                     version = own.get(f"{campaign.base}/state", headers=headers).json()["version"]
-                    body = {"command": {"do": "note", "text": f"{racer}:{index}"}, "expected_version": version}
+                    body = {
+                        "command": {"do": "note", "text": f"{racer}:{index}"},
+                        "expected_version": version,
+                    }
                     response = own.post(f"{campaign.base}/commands", json=body, headers=headers)
                     if response.status_code == 200:
                         break

@@ -19,7 +19,7 @@ COMMANDS = 200
 
 
 def _client_loop(url: str, campaign: Campaign, number: int, acked: list[str], stop: threading.Event) -> None:
-    """Send this client's share of notes, retrying on 409 with a fresh version; record each acknowledged one."""
+    """Send this client's share of notes, retrying on 409 with a fresh version; record each acknowledged."""
     headers = bearer(campaign.gm_token)
     with httpx.Client(base_url=url, timeout=5.0) as http:
         for index in range(COMMANDS // CLIENTS):
@@ -42,7 +42,7 @@ def _client_loop(url: str, campaign: Campaign, number: int, acked: list[str], st
 
 @pytest.mark.slow
 def test_sigkill_mid_stream_keeps_every_acknowledged_command(tmp_path: Path) -> None:
-    """200 notes from 10 clients; SIGKILL part-way; after a restart each acknowledged note is there exactly once."""
+    """200 notes from 10 clients, SIGKILL part-way: after a restart each acknowledged note is there once."""
     db = tmp_path / "durable.db"
     server = ServerProcess(db, free_port())
     server.start()
@@ -52,7 +52,8 @@ def test_sigkill_mid_stream_keeps_every_acknowledged_command(tmp_path: Path) -> 
         acked: list[str] = []
         stop = threading.Event()
         threads = [
-            threading.Thread(target=_client_loop, args=(server.url, campaign, n, acked, stop)) for n in range(CLIENTS)
+            threading.Thread(target=_client_loop, args=(server.url, campaign, n, acked, stop))
+            for n in range(CLIENTS)
         ]
         for thread in threads:
             thread.start()
@@ -72,9 +73,9 @@ def test_sigkill_mid_stream_keeps_every_acknowledged_command(tmp_path: Path) -> 
     restarted.start()
     try:
         with httpx.Client(base_url=restarted.url, timeout=5.0) as http:
-            events: list[dict[str, Any]] = http.get(f"{campaign.base}/events", headers=bearer(campaign.gm_token)).json()[
-                "events"
-            ]
+            events: list[dict[str, Any]] = http.get(
+                f"{campaign.base}/events", headers=bearer(campaign.gm_token)
+            ).json()["events"]
             state = http.get(f"{campaign.base}/state", headers=bearer(campaign.gm_token)).json()
     finally:
         restarted.stop()

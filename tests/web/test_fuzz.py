@@ -37,18 +37,81 @@ def test_no_input_makes_a_server_error(case: Any) -> None:
 
 
 _values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=20) | st.floats(allow_nan=False, allow_infinity=False),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.text(max_size=20)
+    | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-_II_DO = ["start_scene", "end_scene", "simple_obstacle", "complex_obstacle", "regular_action", "decisive_action",
-          "add_trigger", "add_character", "note", "undo", "reveal_seed", "regular_attack", "decisive_attack"]
-_II_KEYS = ["character", "choice", "talent", "advantage", "disadvantage", "dice", "faces", "visibility", "kind",
-            "difficulty", "triggers", "obstruction", "attempts", "text", "sheet", "target", "skills", "at", "every"]
-_AS_DO = ["test", "opposed_test", "extended_test", "extended_step", "end_extended", "narrate", "add_character",
-          "start_scene", "end_scene", "note", "undo"]
-_AS_KEYS = ["hero", "skill", "difficulty", "trait", "background", "invoke", "narration", "required", "faces", "aid",
-            "visibility", "goal", "limit", "opponent", "sheet", "text"]
+_II_DO = [
+    "start_scene",
+    "end_scene",
+    "simple_obstacle",
+    "complex_obstacle",
+    "regular_action",
+    "decisive_action",
+    "add_trigger",
+    "add_character",
+    "note",
+    "undo",
+    "reveal_seed",
+    "regular_attack",
+    "decisive_attack",
+]
+_II_KEYS = [
+    "character",
+    "choice",
+    "talent",
+    "advantage",
+    "disadvantage",
+    "dice",
+    "faces",
+    "visibility",
+    "kind",
+    "difficulty",
+    "triggers",
+    "obstruction",
+    "attempts",
+    "text",
+    "sheet",
+    "target",
+    "skills",
+    "at",
+    "every",
+]
+_AS_DO = [
+    "test",
+    "opposed_test",
+    "extended_test",
+    "extended_step",
+    "end_extended",
+    "narrate",
+    "add_character",
+    "start_scene",
+    "end_scene",
+    "note",
+    "undo",
+]
+_AS_KEYS = [
+    "hero",
+    "skill",
+    "difficulty",
+    "trait",
+    "background",
+    "invoke",
+    "narration",
+    "required",
+    "faces",
+    "aid",
+    "visibility",
+    "goal",
+    "limit",
+    "opponent",
+    "sheet",
+    "text",
+]
 
 
 def _commands(dos: list[str], keys: list[str]) -> st.SearchStrategy[dict[str, Any]]:
@@ -84,11 +147,17 @@ def test_random_ascend_commands_are_answered_or_refused(command: dict[str, Any])
 def test_random_odds_queries_are_answered_or_refused(query: dict[str, Any]) -> None:
     """Odds queries with random keys and values never get a 500."""
     for campaign in (II, ASCEND):
-        response = campaign.client.post(f"{campaign.base}/odds", json=query, headers=bearer(campaign.gm_token))
+        response = campaign.client.post(
+            f"{campaign.base}/odds", json=query, headers=bearer(campaign.gm_token)
+        )
         assert response.status_code in {200, 422}, response.text
 
 
-@given(sheet=st.dictionaries(st.sampled_from(["name", "abilities", "talents", "skills", "traits", "aids"]), _values))
+@given(
+    sheet=st.dictionaries(
+        st.sampled_from(["name", "abilities", "talents", "skills", "traits", "aids"]), _values
+    )
+)
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 def test_random_sheets_are_validated_or_refused(sheet: dict[str, Any]) -> None:
     """Sheet validation of random sheets answers 200 (a verdict) or 422, never a 500."""

@@ -17,9 +17,11 @@ def test_several_clients_receive_every_event_in_order(client: TestClient) -> Non
     start = ascend.version()
     player = ascend.join("Pia")
     urls = [f"{ascend.base}/ws?token={token}" for token in (ascend.gm_token, ascend.gm_token, player)]
-    with client.websocket_connect(urls[0]) as a, client.websocket_connect(urls[1]) as b, client.websocket_connect(
-        urls[2]
-    ) as c:
+    with (
+        client.websocket_connect(urls[0]) as a,
+        client.websocket_connect(urls[1]) as b,
+        client.websocket_connect(urls[2]) as c,
+    ):
         ascend.send({"do": "add_character", "sheet": SUSAN})
         for _ in range(3):
             ascend.send(susan_test())

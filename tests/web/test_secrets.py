@@ -17,7 +17,7 @@ def _blind_roll_marks(gm_events: list[dict[str, Any]]) -> list[str]:
         if event["visibility"] == "gm" and "chains" in event["data"]:
             marks.append(json.dumps(event["data"]["chains"]))
             marks.append(f'"total": {event["data"]["total"]}')
-            marks.append(f'total: {event["data"]["total"]},')  # as the Markdown export writes it
+            marks.append(f"total: {event['data']['total']},")  # as the Markdown export writes it
     return marks
 
 
@@ -33,14 +33,17 @@ def test_gm_trigger_note_and_blind_roll_stay_with_the_gm(client: TestClient) -> 
     """A scene with a GM-only Trigger, a GM note and a blind roll: no byte of them reaches the player."""
     ii = Campaign.create(client, "ii")
     player = ii.join("Pia")
-    with client.websocket_connect(f"{ii.base}/ws?token={player}&after=0") as player_ws, client.websocket_connect(
-        f"{ii.base}/ws?token={ii.gm_token}&after=0"
-    ) as gm_ws:
+    with (
+        client.websocket_connect(f"{ii.base}/ws?token={player}&after=0") as player_ws,
+        client.websocket_connect(f"{ii.base}/ws?token={ii.gm_token}&after=0") as gm_ws,
+    ):
         ii.send({"do": "add_character", "sheet": ADA}, player)
         # rule: II-CRISIS-2
         ii.send(action_scene(secret=True))
         ii.send({"do": "note", "text": SECRET_NOTE, "visibility": "gm"})
-        blind = ii.send({"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "visibility": "gm"})
+        blind = ii.send(
+            {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "visibility": "gm"}
+        )
         ii.send({"do": "note", "text": "The rain stops.", "visibility": "public"}, player)
         last = ii.version()
         gm_live: list[dict[str, Any]] = []

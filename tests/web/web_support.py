@@ -53,7 +53,9 @@ class Campaign:
 
     def join(self, name: str) -> str:
         """A new player's token."""
-        response = self.client.post(f"{self.base}/join", json={"invite_token": self.invite_token, "name": name})
+        response = self.client.post(
+            f"{self.base}/join", json={"invite_token": self.invite_token, "name": name}
+        )
         assert response.status_code == 201, response.text
         return str(response.json()["player_token"])
 
@@ -93,9 +95,22 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> None:
         """Start the server and wait until /api/health answers."""
         script = Path(sys.executable).with_name("talespin")
-        command = [str(script)] if script.exists() else [sys.executable, "-c", "from talespin.cli import main; main()"]
+        command = (
+            [str(script)]
+            if script.exists()
+            else [sys.executable, "-c", "from talespin.cli import main; main()"]
+        )
         self.process = subprocess.Popen(
-            [*command, "serve", "--db", f"sqlite:///{self.db}", "--host", "127.0.0.1", "--port", str(self.port)],
+            [
+                *command,
+                "serve",
+                "--db",
+                f"sqlite:///{self.db}",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env={**os.environ, "COLUMNS": "200"},
@@ -103,7 +118,9 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited early: {self.process.stdout.read() if self.process.stdout else ''!r}")
+                raise RuntimeError(
+                    f"the server exited early: {self.process.stdout.read() if self.process.stdout else ''!r}"
+                )
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1.0).status_code == 200:
                     return

@@ -9,8 +9,9 @@ a second writer of the same version gets :class:`~.port.VersionConflict` and not
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, insert, select, text
@@ -62,8 +63,12 @@ class SqlStore:
         full_url = engine_url(url)
         self.url = full_url
         self.schema = schema
+        # SQLite has one writer at a time: queue this process's writers on a lock rather than in SQLite's
+        # busy handler, which sleeps and retries; other processes still meet the database's own lock.
+        self._write_lock: AbstractContextManager[Any] = nullcontext()
         if full_url.startswith("sqlite"):
             self.engine = _sqlite_engine(full_url)
+            self._write_lock = threading.Lock()
         else:
             connect_args: dict[str, Any] = {}
             if schema is not None:
@@ -80,7 +85,7 @@ class SqlStore:
     @contextmanager
     def _writing(self, campaign_id: str, expected_version: int) -> Iterator[Connection]:
         try:
-            with self.engine.begin() as connection:
+            with self._write_lock, self.engine.begin() as connection:
                 yield connection
         except IntegrityError as error:
             if expected_version > 0 and not self._exists(campaign_id):
