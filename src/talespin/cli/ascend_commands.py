@@ -27,6 +27,7 @@ from ..systems.ascend import (
     run_script,
     test_odds,
 )
+from ..systems.ascend.commands import script_schema
 from ..systems.ascend.rolling import roll_faces
 from .ascend_files import parse_faces, read_document
 from .output import EXIT_INVALID, BadInput, console, emit, guarded
@@ -241,6 +242,12 @@ def hero_validate(file: Path, as_json: JsonOpt = False) -> None:
 def hero_schema_command() -> None:
     """Print the JSON Schema of a hero sheet."""
     typer.echo(json.dumps(published_hero_schema(), indent=2, ensure_ascii=False))
+
+
+@app.command("script-schema")
+def script_schema_command() -> None:
+    """Print the JSON Schema of an Ascend scene script."""
+    typer.echo(json.dumps(script_schema(), indent=2, ensure_ascii=False))
 
 
 def published_hero_schema() -> dict[str, Any]:

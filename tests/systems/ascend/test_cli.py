@@ -302,3 +302,24 @@ def test_rich_output_for_people() -> None:
     result = runner.invoke(app, ["ascend", "play", str(EXAMPLES / "ascend-opposed.yaml")])
     assert result.exit_code == 0
     assert "Will" in result.stdout and "wins" in result.stdout
+
+
+def test_the_committed_script_schema_is_current() -> None:
+    """docs/schemas/ascend-script.schema.json is what ``talespin ascend script-schema`` prints."""
+    result = runner.invoke(app, ["ascend", "script-schema"])
+    assert result.exit_code == 0
+    committed = json.loads(
+        (ROOT / "docs" / "schemas" / "ascend-script.schema.json").read_text(encoding="utf-8")
+    )
+    assert json.loads(result.stdout) == committed
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_example_script_fits_the_script_model(name: str) -> None:
+    """The examples are valid scene scripts by the model the schema is made from."""
+    from talespin.systems.ascend.commands import SceneScript
+
+    script = SceneScript.model_validate(
+        yaml.safe_load((EXAMPLES / f"{name}.yaml").read_text(encoding="utf-8"))
+    )
+    assert script.commands

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 
 from ..errors import MalformedCommand
 from .rules import Narration
+from .sheet import Hero
 
 __all__ = [
     "AddHero",
@@ -29,9 +30,11 @@ __all__ = [
     "ExtendedTest",
     "Narrate",
     "OpposedTest",
+    "SceneScript",
     "TestCommand",
     "TestSpec",
     "parse_command",
+    "script_schema",
 ]
 
 Visibility = Literal["public", "gm"]
@@ -125,6 +128,24 @@ AscendCommand = Annotated[
     TestCommand | OpposedTest | ExtendedTest | ExtendedStep | EndExtended | Narrate | AddHero,
     Field(discriminator="do"),
 ]
+
+
+class SceneScript(_Shape):
+    """A whole scene script: the system, rules-data overrides, the heroes (sheets or paths), the commands."""
+
+    system: Literal["ascend", "cn-ascend"] = "ascend"
+    description: StrictStr | None = None
+    variant: dict[str, Any] = Field(default_factory=dict)
+    heroes: list[Hero | StrictStr] = Field(default_factory=list)
+    commands: list[AscendCommand] = Field(default_factory=list)
+
+
+def script_schema() -> dict[str, Any]:
+    """The JSON Schema of an Ascend scene script (committed as docs/schemas/ascend-script.schema.json)."""
+    schema = SceneScript.model_json_schema()
+    schema["title"] = "Ascend scene script"
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
 
 _MODELS: dict[str, type[_Shape]] = {
     "test": TestCommand,
