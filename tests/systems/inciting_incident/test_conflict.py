@@ -217,3 +217,19 @@ def test_adding_enemies_costs_tension(h: Any) -> None:
         ]
     )
     assert state.rising_tension == 2
+
+
+def test_moving_spends_the_action_of_the_round(h: Any) -> None:
+    """A participant may spend its action of the round moving; once everyone acted a new round starts."""
+    # rule: II-FLOW-1
+    state, events = h.run(
+        [
+            {"do": "move", "character": "Ada", "text": "dives behind the crates"},
+            {"do": "move", "character": "Guard"},
+        ],
+        state=_conflict(h),
+    )
+    with pytest.raises(IllegalCommand):
+        decide(state, {"do": "move", "character": "Ada"}, None)
+    state, events = h.run([{"do": "move", "character": "Bram"}], state=state)
+    assert h.types(events) == ["Moved", "RoundStarted"] and state.scene.conflict.round == 2

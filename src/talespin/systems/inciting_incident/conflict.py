@@ -21,7 +21,7 @@ from .draft import Draft
 from .sheet import Character, defences, max_hits, parse_sheet
 from .state import Conflict, GameState
 
-__all__ = ["attack", "end_conflict", "participants", "start_conflict", "yield_conflict"]
+__all__ = ["attack", "end_conflict", "move", "participants", "start_conflict", "yield_conflict"]
 
 SIDES = ("characters", "enemies")
 
@@ -161,6 +161,19 @@ def _next_round(draft: Draft) -> None:
     assert conflict is not None
     if not conflict.ended and set(participants(draft.state)) <= set(conflict.acted):
         draft.emit("RoundStarted", {"round": conflict.round + 1})
+
+
+def move(draft: Draft, command: Command, rng: Rng) -> None:
+    """II-FLOW-1: a participant spends its action of the round moving (or on anything but an attack)."""
+    check_keys(command, {"character", "text"})
+    conflict = _conflict(draft)
+    name = req_str(command, "character")
+    if name not in participants(draft.state):
+        raise MalformedCommand(f"{name!r} is not in the conflict", code="unknown_character", path="character")
+    if draft.rules.conflict.one_action_per_round and name in conflict.acted:
+        raise IllegalCommand(f"{name} has already acted this round", rule=ids.FLOW_1)
+    draft.emit("Moved", {"character": name, "text": opt_str(command, "text")})
+    _next_round(draft)
 
 
 def yield_conflict(draft: Draft, command: Command, rng: Rng) -> None:

@@ -46,6 +46,7 @@ COMMANDS: dict[str, Handler] = {
     "start_conflict": conflict.start_conflict,
     "regular_attack": partial(conflict.attack, decisive=False),
     "decisive_attack": partial(conflict.attack, decisive=True),
+    "move": conflict.move,
     "yield": conflict.yield_conflict,
     "end_conflict": conflict.end_conflict,
 }
@@ -63,6 +64,7 @@ CHARACTER_COMMANDS = frozenset(
         "heal",
         "regular_attack",
         "decisive_attack",
+        "move",
     }
 )
 """Commands a character takes (its ``character:`` acts); the rest are the GM's."""

@@ -226,6 +226,7 @@ _APPLY: dict[str, Callable[[GameState, Data], GameState]] = {
     "ObstacleBeaten": lambda s, d: _obstacle(s, beaten=True),
     "ConflictStarted": lambda s, d: _with_scene(s, conflict=Conflict(d["flow"], _enemies(d))),
     "AttackMade": _attack_made,
+    "Moved": lambda s, d: _attack_made(s, {"attacker": d["character"]}),
     "RoundStarted": lambda s, d: _conflict(s, round=d["round"], acted=()),
     "FlowShifted": lambda s, d: _conflict(s, flow=d["flow"]),
     "WoundTaken": _wound_taken,
