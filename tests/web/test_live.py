@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from table_sheets import SUSAN, susan_test
-from web_support import Campaign
+from web_support import Campaign, ServerProcess
+from websockets.sync.client import connect
 
 
 def test_several_clients_receive_every_event_in_order(client: TestClient) -> None:
@@ -69,3 +72,29 @@ def test_unknown_campaign_socket_is_closed_with_404(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
     assert closed.value.code == 4404
+
+
+def test_the_real_server_streams_to_several_sockets(server: ServerProcess) -> None:
+    """Against `talespin serve`, a catching-up socket and an up-to-date one get the same new events."""
+    with httpx.Client(base_url=server.url, timeout=10.0) as http:
+        ascend = Campaign.create(http, "ascend")
+        ascend.send({"do": "add_character", "sheet": SUSAN})
+        seen = ascend.version()
+        ascend.send(susan_test())
+        current = ascend.version()
+        ws_base = server.url.replace("http://", "ws://") + ascend.base
+        with (
+            connect(f"{ws_base}/ws?token={ascend.gm_token}&after={seen}", open_timeout=10) as late,
+            connect(f"{ws_base}/ws?token={ascend.gm_token}&after={current}", open_timeout=10) as live,
+        ):
+            ascend.send({"do": "note", "text": "both see this"})
+            last = ascend.version()
+            received: dict[str, list[dict[str, Any]]] = {"late": [], "live": []}
+            for name, socket in (("late", late), ("live", live)):
+                while not received[name] or received[name][-1]["version"] < last:
+                    received[name].append(json.loads(socket.recv(timeout=10)))
+        late_versions = [e["version"] for e in received["late"]]
+        assert late_versions == list(range(seen + 1, last + 1))
+        assert [e["version"] for e in received["live"]] == list(range(current + 1, last + 1))
+        assert received["live"] == received["late"][-len(received["live"]) :]
+        assert received["live"][-1]["data"]["text"] == "both see this"
