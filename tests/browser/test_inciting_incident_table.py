@@ -154,7 +154,9 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
     expect(gm.locator("#gm-undo")).to_contain_text(f"#{entry}")
     gm.click("#gm-undo")
     for page in (gm, bea, cal, phone):
-        expect(page.locator(f'#log li[data-entry="{entry}"]')).to_have_class(re.compile(r"\bundone\b"))
+        struck = page.locator(f'#log li[data-entry="{entry}"]')
+        expect(struck).to_have_class(re.compile(r"\bundone\b"))
+        expect(struck.locator(".events")).to_have_css("text-decoration-line", "line-through")
     expect(bea.locator("#obstacle")).to_contain_text("in play")
 
     # Ending the scene reveals the seed; each browser recomputes its SHA-256 and finds the commitment.

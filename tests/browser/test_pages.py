@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_start_page_works_from_the_keyboard_alone(new_page: Any) -> None:
-    """A campaign can be created with Tab and Enter, and both links appear with copy buttons."""
+    """A campaign can be created with Tab and Enter; both links appear with copy buttons, and it is listed."""
     page = new_page()
     page.goto("/")
     page.keyboard.press("Tab")
@@ -26,6 +26,10 @@ def test_the_start_page_works_from_the_keyboard_alone(new_page: Any) -> None:
     assert "/join.html#campaign=" in page.input_value("#invite-link")
     expect(page.get_by_role("button", name="Copy GM link")).to_be_visible()
     expect(page.get_by_role("button", name="Copy invite")).to_be_visible()
+    gm_link = page.input_value("#gm-link")
+    page.goto("/")
+    mine = page.locator("#mine a", has_text="Keyboard Quest")
+    expect(mine).to_have_attribute("href", gm_link.removeprefix(page.url.rstrip("/")))
 
 
 def test_a_broken_character_shows_every_rule_it_breaks(new_page: Any, table: Any) -> None:

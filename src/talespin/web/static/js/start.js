@@ -8,6 +8,20 @@ function absolute(path) {
   return new URL(path, location.origin).href;
 }
 
+// The GM links made in this browser, so a GM can find their tables again (kept only in this browser).
+const MINE = "talespin:tables";
+function remember(entry) {
+  const list = JSON.parse(localStorage.getItem(MINE) || "[]").filter((t) => t.id !== entry.id);
+  localStorage.setItem(MINE, JSON.stringify([entry, ...list].slice(0, 20)));
+  showMine();
+}
+function showMine() {
+  const list = JSON.parse(localStorage.getItem(MINE) || "[]");
+  $("#mine-card").hidden = !list.length;
+  fill($("#mine"), list.map((t) => h("li", h("a", { href: t.gm }, t.name), h("span.badge", SYSTEM_LABELS[t.system] || t.system))));
+}
+showMine();
+
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const errors = $("#create-errors");
@@ -34,6 +48,7 @@ $("#create-form").addEventListener("submit", async (event) => {
     const gm = made.gm_link || `/table.html#campaign=${made.id}&token=${made.gm_token}`;
     const invite = made.invite_link || `/join.html#campaign=${made.id}&invite=${made.invite_token}`;
     localStorage.setItem(`talespin:invite:${made.id}`, invite);
+    remember({ id: made.id, name, system, gm });
     $("#gm-link").value = absolute(gm);
     $("#invite-link").value = absolute(invite);
     fill($("#gm-copy"), copyButton($("#gm-link"), "Copy GM link"));
