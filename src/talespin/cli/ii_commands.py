@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 import yaml
+from rich.markup import escape
 from rich.table import Table
 
 from ..dice import Rng
@@ -197,7 +198,7 @@ def table(
                 shown.add_row(str(level), *(f"{float(p):.1%}" for p in row))
             console.print(shown)
             if plot is not None:
-                console.print(f"heatmap written to {plot}")
+                console.print(f"heatmap written to {escape(str(plot))}")
 
         emit(payload, as_json, render)
 
@@ -212,7 +213,10 @@ def character_validate(file: Path, as_json: JsonOpt = False) -> None:
             if verdict["valid"]:
                 console.print(f"[green]valid[/], cost {verdict['cost']} points")
             for error in verdict["errors"]:
-                console.print(f"[red]{error['rule']}[/] {error['path']}: {error['message']}", highlight=False)
+                console.print(
+                    f"[red]{error['rule']}[/] {escape(error['path'])}: {escape(error['message'])}",
+                    highlight=False,
+                )
 
         emit(verdict, as_json, render)
     if not verdict["valid"]:
@@ -252,8 +256,11 @@ def play(
         def render() -> None:
             state = payload["state"]
             for event in result.events:
-                data = ", ".join(f"{k}={v}" for k, v in event.data.items() if k not in ("chains", "sheet"))
-                console.print(f"[cyan]{event.type}[/] {data}", highlight=False)
+                shown = {k: v for k, v in event.data.items() if k not in ("chains", "sheet", "enemies")}
+                if "enemies" in event.data:
+                    shown["enemies"] = [e["sheet"]["name"] for e in event.data["enemies"]]
+                data = ", ".join(f"{k}={v}" for k, v in shown.items())
+                console.print(f"[cyan]{event.type}[/] {escape(data)}", highlight=False)
             console.print(
                 f"[bold]Crisis {state['crisis']}[/], Rising Tension {state['rising_tension']}, "
                 f"Obstruction {state['obstruction']}, Flow {state['flow']}, wounds {state['wounds']}"
