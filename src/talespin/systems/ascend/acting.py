@@ -1,0 +1,73 @@
+"""Acting out one Test inside any command: finding the hero, preparing, rolling, and the events it makes.
+
+Shared by every command that rolls (:mod:`.engine` for a single Test, :mod:`.contests` for opposed and
+extended Tests). Errors raised inside a nested part of a command (a side, a step) get that part's path in
+front with :func:`within`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from ...dice import Rng
+from ..errors import IllegalCommand, MalformedCommand, RulesError
+from ..protocol import Event, Visibility
+from .commands import TestSpec
+from .pool import prepare_test
+from .rolling import roll_data
+from .rule_ids import TEST_1
+from .state import AscendState
+
+__all__ = ["hero_named", "test_events", "within"]
+
+
+@contextmanager
+def within(prefix: str) -> Iterator[None]:
+    """Re-raise a rules error from inside a nested part of a command with the part's path in front."""
+    try:
+        yield
+    except RulesError as error:
+        if not prefix:
+            raise
+        path = f"{prefix}.{error.path}" if error.path else prefix
+        raise type(error)(error.message, rule=error.rule, path=path, code=error.code) from None
+
+
+def hero_named(state: AscendState, name: str | None, *, path: str = "hero") -> str:
+    if name is None:
+        raise MalformedCommand(
+            "name the acting hero with 'hero'", rule=TEST_1, code="missing_hero", path=path
+        )
+    if state.hero(name) is None:
+        known = ", ".join(h.name for h in state.heroes) or "none yet"
+        raise IllegalCommand(
+            f"no hero called {name!r} (heroes: {known})", rule=TEST_1, code="unknown_hero", path=path
+        )
+    return name
+
+
+def test_events(
+    state: AscendState,
+    spec: TestSpec,
+    rng: Rng,
+    visibility: Visibility,
+    *,
+    extra: Mapping[str, Any] | None = None,
+    faces: Any = None,
+) -> list[Event]:
+    """The events of one Test: the award of exceptional narration (when claimed) and the roll."""
+    name = hero_named(state, spec.hero)
+    hero = state.hero(name)
+    assert hero is not None  # checked by hero_named
+    test = prepare_test(spec, hero, state.rules)
+    data = roll_data(test, spec.faces if faces is None else faces, rng, state.rules)
+    if spec.text is not None:
+        data["text"] = spec.text
+    events = []
+    if test.narration == "exceptional":
+        award = {"hero": name, "narration": "exceptional", "by": "storyteller"}
+        events.append(Event("NarrationAwarded", award, visibility))
+    events.append(Event("TestRolled", {**data, **(extra or {})}, visibility))
+    return events
