@@ -134,3 +134,14 @@ def test_published_schema_is_current() -> None:
     )
     assert published == character_json_schema()
     assert set(published["required"]) == {"name", "abilities"}
+
+
+def test_variant_may_restrict_skill_kinds(h: Any) -> None:
+    """A campaign that allows only modifier Skills refuses advanced ones, by path."""
+    # rule: II-CHAR-6
+    _, errors = check_sheet(h.BRAM, load_rules({"skills": {"kinds": ["modifier"]}}))
+    assert [(e.rule, e.path) for e in errors] == [
+        ("II-CHAR-6", "talents[1].skills[0].kind"),
+        ("II-CHAR-6", "talents[1].skills[1].kind"),
+        ("II-CHAR-6", "talents[1].skills[2].kind"),
+    ]

@@ -164,12 +164,6 @@ class ConflictRules(_Frozen):
     one_action_per_round: bool
 
 
-class OddsRules(_Frozen):
-    """II-ODDS-1."""
-
-    distribution_rows: bool
-
-
 class Rules(_Frozen):
     """The whole rules data, frozen. Read it; never copy a number out of it into code."""
 
@@ -189,7 +183,6 @@ class Rules(_Frozen):
     scenes: SceneRules
     rising_tension: TensionRules
     conflict: ConflictRules
-    odds: OddsRules
 
 
 @cache

@@ -212,6 +212,15 @@ def _skill_errors(path: str, talent: Talent, rules: Rules) -> list[SheetError]:
     errors: list[SheetError] = []
     for j, skill in enumerate(talent.skills):
         where = f"{path}.skills[{j}]"
+        if skill.kind not in rules.skills.kinds:
+            allowed = ", ".join(rules.skills.kinds)
+            errors.append(
+                SheetError(
+                    ids.CHAR_6,
+                    f"{where}.kind",
+                    f"Skill kind {skill.kind!r} is not allowed; expected {allowed}",
+                )
+            )
         if skill.cost < 0:
             errors.append(
                 SheetError(ids.CHAR_6, f"{where}.cost", f"a Skill's cost is 0 or more, got {skill.cost}")
