@@ -67,3 +67,17 @@ def test_the_actor_is_the_hero_acting() -> None:
     assert SYSTEM.actor({"do": "end_extended"}) is None
     assert SYSTEM.actor({"do": "add_character", "sheet": {}}) is None
     assert SYSTEM.actor({"do": "test", "hero": 3}) is None
+
+
+def test_a_blind_opposed_test_reveals_only_that_rolls_happened(state: AscendState, apply: Any) -> None:
+    """Every roll of a blind opposed Test becomes BlindRollMade; the verdict is absent for players."""
+    command = {
+        "do": "opposed_test",
+        "visibility": "gm",
+        "attacker": {"hero": "Will", "skill": "Melee", "trait": "Wits"},
+        "defender": {"hero": "Susan", "skill": "Athletics", "trait": "Agility"},
+    }
+    _, events = apply(state, command)
+    seen = [SYSTEM.redact(e) for e in events]
+    assert [s.type if s else None for s in seen] == ["BlindRollMade", "BlindRollMade", None]
+    assert seen[0] is not None and seen[0].data == {"hero": "Will"}
