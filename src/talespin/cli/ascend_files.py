@@ -57,16 +57,30 @@ def _yaml_repeats(node: yaml.Node | None, path: str = "") -> list[str]:
     return found
 
 
-def _json_repeats(text: str) -> list[str]:
-    found: list[str] = []
+def _json_repeats(text: str) -> tuple[Any, list[str]]:
+    """The parsed JSON and the full paths of repeated keys (found by the identity of each mapping)."""
+    repeats: list[tuple[int, str]] = []
 
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        made = dict(pairs)
         keys = [key for key, _ in pairs]
-        found.extend(key for i, key in enumerate(keys) if key in keys[:i])
-        return dict(pairs)
+        repeats.extend((id(made), key) for i, key in enumerate(keys) if key in keys[:i])
+        return made
 
-    json.loads(text, object_pairs_hook=hook)
-    return found
+    data = json.loads(text, object_pairs_hook=hook)
+    paths: dict[int, str] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            paths[id(node)] = path
+            for key, value in node.items():
+                walk(value, _child(path, key))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, f"{path}[{index}]")
+
+    walk(data, "")
+    return data, [_child(paths.get(owner, ""), key) for owner, key in repeats]
 
 
 def read_document(path: Path) -> Document:
@@ -79,7 +93,7 @@ def read_document(path: Path) -> Document:
         raise BadInput(f"cannot read {path}: it is not UTF-8 text", code="unreadable_file") from None
     try:
         if path.suffix.lower() == ".json":
-            return Document(json.loads(text), _json_repeats(text))
+            return Document(*_json_repeats(text))
         return Document(yaml.safe_load(text), _yaml_repeats(yaml.compose(text, Loader=yaml.SafeLoader)))
     except (yaml.YAMLError, json.JSONDecodeError) as error:
         raise BadInput(f"cannot parse {path}: {error}", code="unparsable_file") from None

@@ -231,7 +231,7 @@ def test_hero_validate_verdicts(tmp_path: Path) -> None:
     as_json = tmp_path / "kit.json"
     as_json.write_text('{"name": "Kit", "aids": {"Luck": 3, "Luck": 4}}', encoding="utf-8")
     code, body = _run("hero", "validate", str(as_json))
-    assert (code, body["errors"][0]["path"]) == (1, "Luck")
+    assert (code, body["errors"][0]["path"]) == (1, "aids.Luck")
 
 
 def test_hero_schema_prints_the_committed_schema() -> None:
