@@ -143,3 +143,26 @@ def test_urls_are_normalised() -> None:
     assert engine_url("talespin.db") == "sqlite:///talespin.db"
     assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert engine_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_concurrent_writers_to_many_campaigns_all_land(store: EventStore) -> None:
+    """Writers to 12 campaigns at once (sharing commits on SQLite) each get their own versions, none lost."""
+    for number in range(12):
+        store.create_campaign(_campaign(f"c{number}"), _events("A"), AT)
+    failures: list[BaseException] = []
+
+    def write(campaign_id: str) -> None:
+        try:
+            for version in range(1, 11):
+                store.append(campaign_id, version, _events(f"E{version}"), AT)
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=write, args=(f"c{n}",)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    for number in range(12):
+        assert [e.type for e in store.events(f"c{number}")] == ["A"] + [f"E{v}" for v in range(1, 11)]

@@ -9,21 +9,21 @@ a second writer of the same version gets :class:`~.port.VersionConflict` and not
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, insert, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from .batch import GroupCommit
 from .migrate import upgrade
 from .port import CampaignRecord, NewEvent, PlayerRecord, StoredEvent, UnknownCampaign, VersionConflict
 from .schema import campaigns, events, players
 
 __all__ = ["SqlStore", "engine_url"]
 
+T = TypeVar("T")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -63,12 +63,12 @@ class SqlStore:
         full_url = engine_url(url)
         self.url = full_url
         self.schema = schema
-        # SQLite has one writer at a time: queue this process's writers on a lock rather than in SQLite's
-        # busy handler, which sleeps and retries; other processes still meet the database's own lock.
-        self._write_lock: AbstractContextManager[Any] = nullcontext()
+        # SQLite has one writer at a time: this process's writers share commits (batch.py) rather than
+        # queue in SQLite's busy handler, which sleeps and retries; other processes meet the database's lock.
+        self._group: GroupCommit | None = None
         if full_url.startswith("sqlite"):
             self.engine = _sqlite_engine(full_url)
-            self._write_lock = threading.Lock()
+            self._group = GroupCommit(self.engine)
         else:
             connect_args: dict[str, Any] = {}
             if schema is not None:
@@ -82,11 +82,12 @@ class SqlStore:
         with self.engine.begin() as connection:
             upgrade(connection)
 
-    @contextmanager
-    def _writing(self, campaign_id: str, expected_version: int) -> Iterator[Connection]:
+    def _write(self, campaign_id: str, expected_version: int, work: Callable[[Connection], T]) -> T:
         try:
-            with self._write_lock, self.engine.begin() as connection:
-                yield connection
+            if self._group is not None:
+                return self._group.run(work)
+            with self.engine.begin() as connection:
+                return work(connection)
         except IntegrityError as error:
             if expected_version > 0 and not self._exists(campaign_id):
                 raise UnknownCampaign(f"no campaign has id {campaign_id!r}") from None
@@ -101,7 +102,8 @@ class SqlStore:
         self, campaign: CampaignRecord, new: Sequence[NewEvent], at: str
     ) -> list[StoredEvent]:
         """Record a new campaign and its first events (versions 1..n) in one transaction."""
-        with self._writing(campaign.id, 0) as connection:
+
+        def work(connection: Connection) -> list[StoredEvent]:
             connection.execute(
                 insert(campaigns).values(
                     id=campaign.id,
@@ -115,11 +117,14 @@ class SqlStore:
             )
             return self._insert_events(connection, campaign.id, 0, new, at)
 
+        return self._write(campaign.id, 0, work)
+
     def add_player(
         self, player: PlayerRecord, expected_version: int, new: Sequence[NewEvent], at: str
     ) -> list[StoredEvent]:
         """Record a player and append ``new`` after ``expected_version``, all or nothing."""
-        with self._writing(player.campaign_id, expected_version) as connection:
+
+        def work(connection: Connection) -> list[StoredEvent]:
             self._check_campaign(connection, player.campaign_id)
             connection.execute(
                 insert(players).values(
@@ -132,14 +137,19 @@ class SqlStore:
             )
             return self._insert_events(connection, player.campaign_id, expected_version, new, at)
 
+        return self._write(player.campaign_id, expected_version, work)
+
     def append(
         self, campaign_id: str, expected_version: int, new: Sequence[NewEvent], at: str
     ) -> list[StoredEvent]:
         """Append ``new`` as versions ``expected_version + 1 …``; VersionConflict when one is taken."""
         if expected_version == 0 and not self._exists(campaign_id):
             raise UnknownCampaign(f"no campaign has id {campaign_id!r}")
-        with self._writing(campaign_id, expected_version) as connection:
-            return self._insert_events(connection, campaign_id, expected_version, new, at)
+        return self._write(
+            campaign_id,
+            expected_version,
+            lambda connection: self._insert_events(connection, campaign_id, expected_version, new, at),
+        )
 
     def _check_campaign(self, connection: Connection, campaign_id: str) -> None:
         found = connection.execute(select(campaigns.c.id).where(campaigns.c.id == campaign_id)).first()
