@@ -221,3 +221,52 @@ def test_a_conflict_shows_the_flow_of_battle_and_attack_odds(new_page: Any, tabl
     attack.locator("button.act").click()
     expect(gm.locator("#stat-flow")).to_contain_text("+20", timeout=2000)
     expect(bea.locator('#choices .action[data-do="decisive_attack"]')).to_contain_text("vs 10")
+
+
+PILOT_WITH_SKILLS = {
+    **ADA,
+    "talents": [
+        {
+            **ADA["talents"][0],
+            "skills": [
+                {
+                    "name": "Barrel Roll",
+                    "cost": 4,
+                    "kind": "modifier",
+                    "text": "Spins.",
+                    "effects": {"advantage": 2},
+                },
+                {
+                    "name": "Steady Hands",
+                    "cost": 3,
+                    "kind": "advanced",
+                    "text": "Calms.",
+                    "effects": {"reduce_crisis": 2},
+                },
+            ],
+        }
+    ],
+}
+
+
+def test_skills_change_the_odds_before_the_roll_and_go_with_it(new_page: Any, table: Any) -> None:
+    """A ticked modifier Skill shows its Advantage in the odds; an advanced Skill is an action of its own."""
+    # rule: II-SKILL-1, II-SKILL-2, II-ADV-2
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Stunts", "inciting-incident")
+    gm.goto(gm_link)
+    bea = new_page()
+    table.join(bea, invite, "Bea")
+    table.import_sheet(bea, json.dumps(PILOT_WITH_SKILLS))
+    table.add_to_table(bea)
+    gm.click("#start-scene")
+    piloting = bea.locator('#choices .action[data-talent="Piloting"]')
+    expect(piloting).to_contain_text("5d6 + d6 + d6")
+    bea.check("#skills input[value='Barrel Roll']")
+    # Advantage 2 is one step of the ladder: one more d6.
+    expect(piloting).to_contain_text("6d6 + d6 + d6")
+    expect(piloting).to_contain_text("with Barrel Roll")
+    piloting.locator("button.act").click()
+    expect(gm.locator('#log .event[data-type="SkillUsed"]')).to_contain_text("Barrel Roll", timeout=2000)
+    bea.click("#skills button[data-skill='Steady Hands']")
+    expect(gm.locator('#log .event[data-type="CrisisLowered"]')).to_have_count(1, timeout=2000)

@@ -57,14 +57,61 @@ export function mountActions(root, ctx) {
   const physical = h("details", h("summary", "Physical dice"),
     h("label", "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”", faces));
   const blindRow = h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll (players see only that a roll happened)");
-  fill(root, heading, controls, attackRow, list, chart, physical, blindRow);
+  const skillsBox = h("div", { id: "skills" });
+  fill(root, heading, controls, attackRow, skillsBox, list, chart, physical, blindRow);
   let people = [];
 
-  actorSel.addEventListener("change", load);
+  actorSel.addEventListener("change", () => { showSkills(); load(); });
   adv.addEventListener("change", load);
   dis.addEventListener("change", load);
   targetSel.addEventListener("change", load);
   abilitySel.addEventListener("change", load);
+
+  /** The acting character's Skills: [{talent, skill}] from its sheet in the view. */
+  function skillsOf(name) {
+    const c = (ctx.view?.characters || []).find((x) => x.name === name);
+    return (c?.sheet?.talents || []).flatMap((t) => (t.skills || []).map((skill) => ({ talent: t.name, skill })));
+  }
+  const effectText = (e) => Object.entries(e || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "narrative";
+  /** Modifier Skills ticked for `talent`. */
+  const chosenSkills = (talent) => [...skillsBox.querySelectorAll("input:checked")]
+    .filter((b) => b.dataset.talent === talent).map((b) => b.value);
+
+  function showSkills() {
+    const all = skillsOf(actorSel.value);
+    const ticked = new Set([...skillsBox.querySelectorAll("input:checked")].map((b) => `${b.dataset.talent}/${b.value}`));
+    if (!all.length) { fill(skillsBox); return; }
+    fill(skillsBox, h("fieldset", h("legend", "Skills"),
+      h("div.row", all.filter((x) => x.skill.kind !== "advanced").map(({ talent, skill }) => h("label.check", {},
+        h("input", { type: "checkbox", value: skill.name, "data-talent": talent, checked: ticked.has(`${talent}/${skill.name}`),
+          onchange: load }),
+        `${skill.name} (${talent} · ${effectText(skill.effects)})`))),
+      h("div.row", all.filter((x) => x.skill.kind === "advanced").map(({ talent, skill }) => h("button.secondary.small", {
+        type: "button", "data-skill": skill.name,
+        onclick: () => ctx.send({ do: "use_skill", character: actorSel.value, talent, skill: skill.name }),
+      }, `Use ${skill.name} (${effectText(skill.effects)})`)))));
+  }
+
+  /** Replace each talent's choices with odds that count the advantage of its ticked Skills. */
+  async function withSkills(odds, query) {
+    const sheetSkills = skillsOf(actorSel.value);
+    for (const talent of new Set(sheetSkills.map((x) => x.talent))) {
+      const names = chosenSkills(talent);
+      if (!names.length) continue;
+      const extra = { advantage: 0, disadvantage: 0 };
+      for (const { skill } of sheetSkills.filter((x) => x.talent === talent && names.includes(x.skill.name))) {
+        extra.advantage += Number(skill.effects?.advantage || 0);
+        extra.disadvantage += Number(skill.effects?.disadvantage || 0);
+      }
+      const q = { ...query, advantage: (query.advantage || 0) + extra.advantage, disadvantage: (query.disadvantage || 0) + extra.disadvantage };
+      if (odds.situation) q.situation = odds.situation;
+      const again = extra.advantage || extra.disadvantage ? await ctx.table.odds(q) : odds;
+      const swap = (list, fresh) => (list || []).map((c) => (c.talent === talent ? { ...(fresh || []).find((f) => f.talent === talent && f.choice === c.choice) || c, skills: names } : c));
+      odds.choices = swap(odds.choices, again.choices);
+      if (odds.decisive) odds.decisive = swap(odds.decisive, again.decisive);
+    }
+    return odds;
+  }
 
   async function load() {
     const character = actorSel.value;
@@ -100,6 +147,8 @@ export function mountActions(root, ctx) {
       } else {
         attackRow.hidden = true;
       }
+      await withSkills(odds, query);
+      if (mine !== seq) return;
       lastOdds = odds;
       show(odds);
     } catch (err) {
@@ -128,7 +177,7 @@ export function mountActions(root, ctx) {
       const isChosen = key(c) === chosen;
       return h(`div.action${isChosen ? ".chosen" : ""}`, { "data-do": c.do, "data-choice": c.choice, "data-talent": c.talent || "" },
         h("div",
-          h("div.title", c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`)),
+          h("div.title", c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`), c.skills ? h("span.small.muted", ` with ${c.skills.join(", ")}`) : null),
           h("div.odds", h("strong", oddsText(c)), diceText(c) ? ` · ${diceText(c)}` : "")),
         h("div.action-buttons",
           c.distribution ? h("button.ghost.small", {
@@ -166,6 +215,8 @@ export function mountActions(root, ctx) {
       command.ability = odds.ability;
     }
     if (choice.choice !== "auto") {
+      const skills = chosenSkills(choice.talent);
+      if (skills.length) command.skills = skills;
       if (Number(adv.value) > 0) command.advantage = Number(adv.value);
       if (Number(dis.value) > 0) command.disadvantage = Number(dis.value);
       try {
@@ -188,6 +239,7 @@ export function mountActions(root, ctx) {
       fill(actorSel, actors.map((name) => h("option", { value: name }, name)));
       if (actors.includes(current)) actorSel.value = current;
       root.hidden = false;
+      showSkills();
       load();
     },
     odds: () => lastOdds,

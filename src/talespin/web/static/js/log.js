@@ -86,8 +86,10 @@ export function describeCommand(c = {}) {
   const bits = [];
   if (c.choice === "auto") bits.push("auto");
   if (c.talent) bits.push(`rolls ${c.talent}`);
-  if (c.skill) bits.push(`tests ${c.skill}`);
+  if (c.do === "test" && c.skill) bits.push(`tests ${c.skill}`);
   if (c.conviction) bits.push(`tests ${c.conviction}`);
+  if (c.do === "use_skill") return `use skill — ${actor} uses ${c.skill}`;
+  if (Array.isArray(c.skills) && c.skills.length) bits.push(`with ${c.skills.join(", ")}`);
   if (c.target && c.do !== "test") bits.push(`at ${c.target}`);
   if (c.advantage) bits.push(`+${c.advantage} advantage`);
   if (c.disadvantage) bits.push(`${c.disadvantage} disadvantage`);
