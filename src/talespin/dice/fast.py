@@ -19,9 +19,12 @@ from .limits import check_cap, check_dice_count, check_exploding, check_faces
 __all__ = [
     "FloatArray",
     "cap_array",
+    "convolve_arrays",
     "exploding_die_array",
+    "mean_array",
     "p_at_least_array",
     "pool_total_array",
+    "scale_array",
     "sum_arrays",
 ]
 
@@ -90,3 +93,22 @@ def p_at_least_array(p: FloatArray, threshold: int, low: int = 0) -> float:
     """P(X ≥ threshold) from a float distribution starting at ``low``."""
     start = max(0, threshold - low)
     return float(p[start:].sum())
+
+
+def convolve_arrays(a: FloatArray, b: FloatArray) -> FloatArray:
+    """The uncapped sum of two independent float distributions (their ``low`` s add)."""
+    return np.convolve(a, b)
+
+
+def scale_array(p: FloatArray, factor: int) -> FloatArray:
+    """The distribution of ``factor · X`` for ``factor ≥ 1`` (its ``low`` is multiplied by ``factor``)."""
+    if factor < 1:
+        raise ValueError(f"a scale factor for a float distribution is 1 or more, got {factor}")
+    out = np.zeros((len(p) - 1) * factor + 1)
+    out[::factor] = p
+    return out
+
+
+def mean_array(p: FloatArray, low: int = 0) -> float:
+    """E[X] of a float distribution starting at ``low``."""
+    return float(np.dot(p, np.arange(low, low + len(p))))
