@@ -124,21 +124,14 @@ def advise_command(
 
         def render() -> None:
             title = f"{sheet.name}: {skill or conviction}, Target {payload['target']}, narration {narration}"
-            table = Table(
-                "#", "Trait", "Background", "Aid", "Invoked", "pool", "P(success)", "exact", title=title
-            )
+            table = Table("#", "Trait", "Background", "Aid", "Invoked", "dice", "P(success)", title=title)
             for rank, row in enumerate(payload["advice"], start=1):
+                cells = [row["trait"], row["background"], row["aid"], ", ".join(row["invoke"])]
                 table.add_row(
-                    str(rank),
-                    row["trait"] or "–",
-                    row["background"] or "–",
-                    row["aid"] or "–",
-                    ", ".join(row["invoke"]) or "–",
-                    f"{row['pool']}d10",
-                    percent(row["p_success"]),
-                    row["p_success_exact"],
+                    str(rank), *(c or "–" for c in cells), str(row["pool"]), percent(row["p_success"])
                 )
             console.print(table)
+            console.print("exact fractions and Successes distributions: --json")
             hidden = payload["choices"] - len(payload["advice"])
             if hidden:
                 console.print(f"{hidden} more choice(s); --all shows every one")

@@ -26,7 +26,7 @@ from .commands import (
     parse_command,
 )
 from .contests import end_extended, extended_step, extended_test, opposed_test
-from .rule_ids import TEST_5
+from .rule_ids import HERO_2, TEST_5
 from .sheet import parse_hero
 from .state import AscendState
 
@@ -44,7 +44,10 @@ def _add_hero(state: AscendState, command: AddHero, rng: Rng) -> list[Event]:
     hero = parse_hero(command.sheet, state.rules)
     if state.hero(hero.name) is not None:
         raise IllegalCommand(
-            f"a hero called {hero.name!r} is already here", code="duplicate_hero", path="sheet.name"
+            f"a hero called {hero.name!r} is already here; names must differ",
+            rule=HERO_2,
+            code="duplicate_hero",
+            path="sheet.name",
         )
     return [Event("HeroAdded", {"hero": hero.name, "sheet": hero.to_json()})]
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import MalformedCommand
 from ..protocol import Event
+from .rule_ids import HERO_2
 from .rules import Rules, load_rules
 from .sheet import Hero, parse_hero
 
@@ -93,6 +94,7 @@ def new_state(setup: Mapping[str, Any]) -> AscendState:
         if any(h.name == hero.name for h in heroes):
             raise MalformedCommand(
                 f"two heroes are called {hero.name!r}; names must differ",
+                rule=HERO_2,
                 code="duplicate_hero",
                 path=f"heroes[{index}]",
             )
