@@ -184,6 +184,35 @@ def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, tab
     expect(bea.locator("#log .die")).to_have_count(0)
 
 
+def test_the_gm_adds_cast_and_moves_crisis_and_rising_tension_by_hand(new_page: Any, table: Any) -> None:
+    """The GM's own character, a Crisis adjustment and Rising Tension reach the players' screens."""
+    # rule: II-CRISIS-5, II-RT-1, II-RT-2
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "By hand", "inciting-incident")
+    gm.goto(gm_link)
+    bea = new_page()
+    table.join(bea, invite, "Bea")
+    bea.click("#skip-link")
+    bea.wait_for_url("**/table.html#*")
+    table.open_gm_group(gm, "Notes and cast")
+    gm.click("details.gm-group[data-group='Notes and cast'] details summary")
+    gm.fill("#gm-sheet", json.dumps({**ADA, "name": "Captain Ortiz"}))
+    gm.click("#gm-add-character")
+    expect(bea.locator("#people")).to_contain_text("Captain Ortiz")
+    expect(bea.locator("#people")).not_to_contain_text("yours")
+    gm.click("#start-scene")
+    table.open_gm_group(gm, "Crisis and Rising Tension")
+    gm.fill("#gm-crisis", "7")
+    gm.fill("#gm-crisis-why", "the hull cracks")
+    gm.click("#gm-adjust-crisis")
+    expect(bea.locator("#stat-crisis")).to_contain_text("7")
+    expect(bea.locator("#log")).to_contain_text("the hull cracks")
+    gm.fill("#gm-rt", "2")
+    gm.fill("#gm-rt-why", "the fleet is near")
+    gm.click("#gm-add-tension")
+    expect(bea.locator("#stat-tension")).to_contain_text("2")
+
+
 GUARD = {
     "name": "Guard",
     "abilities": {"fortitude": 3, "perseverance": 2, "nimbleness": 3},

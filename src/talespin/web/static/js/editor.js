@@ -104,7 +104,7 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
     value: value ?? "", "data-path": path, ...attrs,
     oninput: (ev) => { set(attrs.type === "number" ? toInt(ev.target.value) : ev.target.value); changed(); },
   }));
-  const remove = (label, fn) => h("button.ghost.small", { type: "button", "aria-label": label, onclick: () => { fn(); render(); changed(); } }, "Remove");
+  const remove = (label, fn, text = "Remove") => h("button.ghost.small", { type: "button", "aria-label": label, onclick: () => { fn(); render(); changed(); } }, text);
 
   function renderIi() {
     const abilities = h("fieldset", h("legend", "Abilities (0–9)"), h("div.row", ABILITIES.map((a) =>
@@ -124,8 +124,8 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
           h("label", "Kind", kind),
           field("Effects", `${sp}.effects`, effectsText(s.effects), (v) => { s.effects = parseEffects(v); },
             { placeholder: "advantage: 2" }),
-          field("Text", `${sp}.text`, s.text, (v) => { s.text = v; }, { class: "wide" }),
-          remove(`Remove skill ${j + 1} of talent ${i + 1}`, () => t.skills.splice(j, 1)));
+          h("div.wide", field("Text", `${sp}.text`, s.text, (v) => { s.text = v; })),
+          remove(`Remove skill ${j + 1} of talent ${i + 1}`, () => t.skills.splice(j, 1), "Remove skill"));
       });
       return h("div.sheet-row", { "data-path": p },
         field("Talent", `${p}.name`, t.name, (v) => { t.name = v; }, { placeholder: "Piloting" }),
@@ -139,7 +139,7 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
             h("button.secondary.small", { type: "button", onclick: () => {
               t.skills.push({ name: "", cost: 0, kind: "modifier", text: "", effects: {} }); render(); changed();
             } }, "Add a skill"),
-            remove(`Remove talent ${i + 1}`, () => model.talents.splice(i, 1)))));
+            remove(`Remove talent ${i + 1}`, () => model.talents.splice(i, 1), "Remove talent"))));
     });
     return [abilities, h("fieldset", h("legend", "Talents"), h("div.rows", talents),
       h("p", h("button.secondary.small", { type: "button", id: "add-talent", onclick: () => {
