@@ -18,6 +18,7 @@ from .commands import TestSpec
 from .pool import prepare_test
 from .rolling import roll_data
 from .rule_ids import TEST_1
+from .sheet import Hero
 from .state import AscendState
 
 __all__ = ["hero_named", "test_events", "within"]
@@ -35,17 +36,19 @@ def within(prefix: str) -> Iterator[None]:
         raise type(error)(error.message, rule=error.rule, path=path, code=error.code) from None
 
 
-def hero_named(state: AscendState, name: str | None, *, path: str = "hero") -> str:
+def hero_named(state: AscendState, name: str | None, *, path: str = "hero") -> Hero:
+    """The hero called ``name``, or the error saying it is missing or unknown."""
     if name is None:
         raise MalformedCommand(
             "name the acting hero with 'hero'", rule=TEST_1, code="missing_hero", path=path
         )
-    if state.hero(name) is None:
+    hero = state.hero(name)
+    if hero is None:
         known = ", ".join(h.name for h in state.heroes) or "none yet"
         raise IllegalCommand(
             f"no hero called {name!r} (heroes: {known})", rule=TEST_1, code="unknown_hero", path=path
         )
-    return name
+    return hero
 
 
 def test_events(
@@ -58,16 +61,14 @@ def test_events(
     faces: Any = None,
 ) -> list[Event]:
     """The events of one Test: the award of exceptional narration (when claimed) and the roll."""
-    name = hero_named(state, spec.hero)
-    hero = state.hero(name)
-    assert hero is not None  # checked by hero_named
+    hero = hero_named(state, spec.hero)
     test = prepare_test(spec, hero, state.rules)
     data = roll_data(test, spec.faces if faces is None else faces, rng, state.rules)
     if spec.text is not None:
         data["text"] = spec.text
     events = []
     if test.narration == "exceptional":
-        award = {"hero": name, "narration": "exceptional", "by": "storyteller"}
+        award = {"hero": hero.name, "narration": "exceptional", "by": "storyteller"}
         events.append(Event("NarrationAwarded", award, visibility))
     events.append(Event("TestRolled", {**data, **(extra or {})}, visibility))
     return events

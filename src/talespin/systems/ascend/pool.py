@@ -76,15 +76,17 @@ class PreparedTest:
 
 
 def _tested(spec: TestSpec, hero: Hero) -> tuple[str, str, int]:
-    if (spec.skill is None) == (spec.conviction is None):
+    if spec.skill is not None and spec.conviction is None:
+        kind, name = "skill", spec.skill
+    elif spec.conviction is not None and spec.skill is None:
+        kind, name = "conviction", spec.conviction
+    else:
         raise MalformedCommand(
             "a Test is of a Skill or of a Conviction: give exactly one of 'skill' or 'conviction'",
             rule=TEST_1,
             code="what_is_tested",
             path="skill",
         )
-    kind, name = ("skill", spec.skill) if spec.skill is not None else ("conviction", spec.conviction)
-    assert name is not None  # narrowed above: exactly one is set
     owned = hero.ratings(kind + "s")
     if name not in owned:
         known = ", ".join(sorted(owned)) or "none"
