@@ -7,7 +7,7 @@ error                                       status
 ==========================================  ======
 no token, unknown token (``Unauthorized``)  401
 token may not do that (``Forbidden``)       403
-unknown campaign (``CampaignNotFound``)     404
+unknown campaign or system in the path      404
 stale ``expected_version`` (``StaleVersion``, store ``VersionConflict``)  409
 body over the cap (:mod:`.limits`)          413
 malformed or illegal (``RulesError``, ``DiceError``, bad JSON)  422
@@ -30,12 +30,20 @@ from ..store.port import StoreError, UnknownCampaign, VersionConflict
 from ..systems import RulesError
 from ..table.errors import CampaignNotFound, Forbidden, StaleVersion, TableError, Unauthorized
 
-__all__ = ["error_body", "install_error_handlers", "status_of"]
+__all__ = ["UnknownSystem", "error_body", "install_error_handlers", "status_of"]
+
+
+class UnknownSystem(TableError):
+    """A path names a rule system that does not exist."""
+
+    code = "unknown_system"
+
 
 _STATUS: dict[type[Exception], int] = {
     Unauthorized: 401,
     Forbidden: 403,
     CampaignNotFound: 404,
+    UnknownSystem: 404,
     UnknownCampaign: 404,
     StaleVersion: 409,
     VersionConflict: 409,

@@ -16,6 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..systems import MalformedCommand, get_system, system_names
 from ..table import TableService, Viewer, export_json, export_markdown
+from .errors import UnknownSystem
 from .live import Hub, serve_socket
 from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
 
@@ -112,7 +113,7 @@ def api_router(service: TableService, hub: Hub) -> APIRouter:
         try:
             rules = get_system(system)
         except MalformedCommand as error:
-            return JSONResponse({"error": error.to_json()}, status_code=404)  # type: ignore[return-value]
+            raise UnknownSystem(error.message) from None
         return rules.validate_sheet(body.sheet)
 
     @router.websocket("/api/campaigns/{campaign_id}/ws")

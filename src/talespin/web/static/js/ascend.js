@@ -30,6 +30,8 @@ export function mountAscend(root, ctx) {
   const invokeBox = h("fieldset", { id: "invokes" }, h("legend", "Invoke"));
   const faces = h("input", { id: "ascend-faces", placeholder: "e.g. 0 3 9 4 7 2", autocomplete: "off" });
   const blind = h("input", { id: "ascend-blind", type: "checkbox" });
+  const stepBox = h("input", { id: "extended-step", type: "checkbox", checked: true });
+  const stepRow = h("label.check", { hidden: true }, stepBox, h("span", { id: "extended-label" }, "Count this Test toward the extended Test"));
   const current = h("div", { id: "test-odds", "aria-live": "polite" });
   const adviceEl = h("div.table-scroll", { id: "advice" });
   fill(root,
@@ -42,10 +44,12 @@ export function mountAscend(root, ctx) {
     current,
     h("details", h("summary", "Physical dice"), h("label", "Faces of the d10s, read 0–9, one per die", faces)),
     h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll"),
+    stepRow,
     h("div.row", h("button", { type: "button", id: "roll-test", onclick: roll }, "Roll the Test")),
     h("h3", "Advice: the best Dice Pools for this Test"),
     adviceEl);
 
+  const $label = () => stepRow.querySelector("#extended-label");
   const sheet = () => (heroes.find((x) => (x.sheet || x).name === heroSel.value) || {}).sheet || {};
 
   function fillHero() {
@@ -148,7 +152,7 @@ export function mountAscend(root, ctx) {
   }
 
   async function roll() {
-    const command = { do: "test", ...query() };
+    const command = { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...query() };
     if (traitSel.value) command.trait = traitSel.value;
     if (bgSel.value) command.background = bgSel.value;
     if (aidSel.value) command.aid = aidSel.value;
@@ -171,6 +175,11 @@ export function mountAscend(root, ctx) {
 
   return {
     refresh(view, actors) {
+      const ext = view.extended;
+      stepRow.hidden = !ext || ext.done;
+      if (ext && !ext.done) {
+        $label().textContent = `Count this Test toward the extended Test (${ext.successes ?? "?"} of ${ext.goal} successes, ${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests)`;
+      }
       heroes = (view.heroes || []).filter((x) => actors.includes((x.sheet || x).name));
       const keep = heroSel.value;
       fill(heroSel, heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)));

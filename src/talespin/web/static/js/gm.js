@@ -145,9 +145,21 @@ export function mountGm(root, ctx) {
         if (await send(c)) story.value = "";
       } }, "Record")));
 
+  // Ascend: an extended Test (AS-EXT-1), its steps rolled from the Test builder.
+  const goal = h("input", { id: "gm-ext-goal", type: "number", min: 1, value: "5" });
+  const limit = h("input", { id: "gm-ext-limit", type: "number", min: 0, value: "3" });
+  const extendedBox = ii ? null : group("Extended Test",
+    h("div.row", h("label", "Successes to reach", goal), h("label", "Within Tests (0 = no limit)", limit),
+      h("button.gm", { type: "button", id: "gm-ext-start", onclick: () => {
+        const c = { do: "extended_test", goal: int(goal) };
+        if (int(limit) > 0) c.limit = int(limit);
+        return send(c);
+      } }, "Start"),
+      h("button.secondary", { type: "button", id: "gm-ext-end", onclick: () => send({ do: "end_extended" }) }, "Close it")));
+
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
     h("div.row", undoButton, h("span.small.muted", "Undo marks the entry as undone on every screen; it is never erased.")),
-    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, extraBox));
+    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, extendedBox, extraBox));
 
   return {
     refresh(view, undoable, log) {

@@ -173,7 +173,9 @@ function render() {
     const ext = view.extended;
     fill($("#scene"), h("h2", "Ascend"),
       h("div.stats", h("div.stat", h("div.k", "Tests rolled"), h("div.v", String(view.tests ?? 0))),
-        ext ? h("div.stat", h("div.k", "Extended Test"), h("div.v", `${ext.successes}/${ext.goal}`)) : null));
+        ext ? h("div.stat", { id: "stat-extended" }, h("div.k", ext.done ? "Extended Test (over)" : "Extended Test"),
+          h("div.v", `${ext.successes ?? "?"}/${ext.goal}`),
+          h("div.small.muted", `${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests${ext.done ? (ext.reached ? " · goal reached" : " · goal missed") : ""}`)) : null));
     ascend.refresh(view, actors());
   } else {
     renderIiScene($("#scene"), view, ctx.role);
