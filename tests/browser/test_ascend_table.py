@@ -64,6 +64,18 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     expect(rolled.locator(".die.hit")).to_have_count(3)
     expect(rolled.locator(".die.miss")).to_have_count(3)
 
+    # An extended Test: the GM sets the goal, the player's next Test counts toward it.
+    # rule: AS-EXT-1
+    table.open_gm_group(gm, "Extended Test")
+    gm.fill("#gm-ext-goal", "4")
+    gm.fill("#gm-ext-limit", "2")
+    gm.click("#gm-ext-start")
+    expect(susan.locator("#extended-step")).to_be_checked()
+    susan.fill("#ascend-faces", "1 1 1 1 9 9")
+    susan.click("#roll-test")
+    expect(gm.locator("#stat-extended")).to_contain_text("4/4", timeout=2000)
+    expect(susan.locator("#stat-extended")).to_contain_text("goal reached")
+
     # Ascend has no scenes in its rules; the table's own scene end still reveals the seed for checking.
     gm.click("#end-scene")
     expect(susan.locator("#fair-verdict")).to_contain_text("Verified")
