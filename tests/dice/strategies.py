@@ -59,8 +59,9 @@ def _dice(explodable: bool = True) -> st.SearchStrategy[Dice]:
 def expressions(draw: st.DrawFn) -> Expression:
     """Valid syntax trees within the limits: a success count alone, or a signed sum of dice and constants."""
     if draw(st.integers(0, 4)) == 0:
-        count = SuccessCount(draw(_dice(explodable=False)), draw(st.sampled_from(["<=", ">="])),
-                             draw(st.integers(-3, 21)))
+        count = SuccessCount(
+            draw(_dice(explodable=False)), draw(st.sampled_from(["<=", ">="])), draw(st.integers(-3, 21))
+        )
         return Expression((Part(1, count),))
     terms = st.one_of(_dice(), st.integers(0, 50).map(Constant))
     parts = draw(st.lists(st.tuples(st.sampled_from([1, -1]), terms), min_size=1, max_size=5))

@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from talespin.dice import Constant, Dice, DiceError, Expression, LimitExceeded, NotationError, Part, parse
-from talespin.dice import SuccessCount
+from talespin.dice import (
+    Constant,
+    Dice,
+    DiceError,
+    Expression,
+    LimitExceeded,
+    NotationError,
+    Part,
+    SuccessCount,
+    parse,
+)
 
 from .strategies import expressions, notation_text
 

@@ -48,7 +48,8 @@ def _enumerate(tree: Expression) -> Distribution:
 
 
 @pytest.mark.parametrize(
-    "text", ["2d6", "3d6 - 1d4 + 2", "-1d8 + 5", "2z10 + 1d3", "4d6>=5", "5z10<=2", "3d4<=0", "3d4>=9", "0d6 + 3"]
+    "text",
+    ["2d6", "3d6 - 1d4 + 2", "-1d8 + 5", "2z10 + 1d3", "4d6>=5", "5z10<=2", "3d4<=0", "3d4>=9", "0d6 + 3"],
 )
 def test_bounded_expressions_match_enumeration(text: str) -> None:
     """Sums, differences, constants and success counts equal the count over every combination of faces."""
@@ -71,7 +72,7 @@ def test_ascend_pool_is_binomial() -> None:
 
 # rule: II-ROLL-2
 def test_exploding_sum_is_capped_with_the_exact_tail() -> None:
-    """An exploding sum lists outcomes up to the cap, the last holding P(total ≥ cap); the mean is uncapped."""
+    """An exploding sum lists outcomes up to the cap, the last one P(total ≥ cap); the mean is uncapped."""
     result = odds("2d6! + 1d8!", cap=40)
     assert result.capped
     assert result.cap == 40
