@@ -199,6 +199,20 @@ def test_dice_limits_are_refused(ii: Campaign) -> None:
     assert ii.version() == version
 
 
+def test_deeply_nested_input_is_422(ii: Campaign) -> None:
+    """Commands, odds queries and sheets nested hundreds or thousands of levels deep are 422, not a crash."""
+    headers = {**bearer(ii.gm_token), "content-type": "application/json"}
+    for depth in (40, 600, 5000):
+        nested = "[" * depth + "]" * depth
+        command = '{"command": {"do": "note", "text": "x", "deep": ' + nested + '}, "expected_version": 3}'
+        _error(ii.client.post(f"{ii.base}/commands", content=command, headers=headers), 422)
+        _error(
+            ii.client.post(f"{ii.base}/odds", content='{"character": ' + nested + "}", headers=headers), 422
+        )
+        sheet = '{"sheet": {"name": ' + nested + "}}"
+        _error(ii.client.post("/api/systems/ii/validate", content=sheet, headers=headers), 422)
+
+
 def test_unknown_routes_and_methods_are_json(client: TestClient) -> None:
     """An unknown API path is a JSON 404, a wrong method a JSON 405."""
     _error(client.get("/api/nowhere"), 404)

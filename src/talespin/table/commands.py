@@ -30,6 +30,7 @@ from .auth import Viewer
 from .errors import Forbidden
 from .fairness import HmacRng, commitment
 from .ledger import Ledger, is_secret
+from .shape import check_depth
 
 __all__ = [
     "ADD_CHARACTER",
@@ -102,6 +103,7 @@ def decide(ledger: Ledger, viewer: Viewer, command: Any, draw_seed: SeedSource) 
         raise MalformedCommand(
             'a command is an object with a "do" naming it, e.g. {"do": "note", "text": "…"}'
         )
+    check_depth(command)
     do = command["do"]
     if is_secret(command):
         _require_gm(viewer, 'send anything with "visibility": "gm" (blind rolls, GM-only Triggers and notes)')

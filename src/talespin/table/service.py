@@ -32,6 +32,7 @@ from .commands import decide, first_events
 from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
+from .shape import check_depth
 from .views import state_json, visible_events
 
 __all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
@@ -245,6 +246,7 @@ class TableService:
         """The system's odds for a query against the current state."""
         if not isinstance(query, Mapping):
             raise MalformedCommand('an odds query is a JSON object, e.g. {"character": "Ada"}')
+        check_depth(query, what="odds query")
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             return campaign.ledger.system.odds(campaign.ledger.state, query)

@@ -106,6 +106,9 @@ _HTTP_CODES = {
 def _http_error(_request: Request, error: Exception) -> JSONResponse:
     status = error.status_code if isinstance(error, HTTPException) else 500
     detail = error.detail if isinstance(error, HTTPException) else "error"
+    if status == 400:  # the framework could not parse the body (e.g. JSON nested past the parser's limit)
+        body = {"code": "malformed", "rule": None, "message": f"the request body could not be read: {detail}"}
+        return JSONResponse({"error": body}, status_code=422)
     body = {"code": _HTTP_CODES.get(status, "http_error"), "message": str(detail)}
     headers = getattr(error, "headers", None)
     return JSONResponse({"error": body}, status_code=status, headers=headers)

@@ -54,7 +54,8 @@ export function mountActions(root, ctx) {
     h("label", "Character", actorSel),
     h("label", "Advantage", adv),
     h("label", "Disadvantage", dis));
-  const physical = h("details", h("summary", "Physical dice"),
+  const facesHint = h("p.small.muted", { id: "faces-hint" });
+  const physical = h("details", h("summary", "Physical dice"), facesHint,
     h("label", "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”", faces));
   const blindRow = h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll (players see only that a roll happened)");
   const skillsBox = h("div", { id: "skills" });
@@ -188,6 +189,9 @@ export function mountActions(root, ctx) {
             c.choice === "auto" ? "Take it" : "Roll")));
     }));
     const pick = all.find((c) => key(c) === chosen);
+    facesHint.textContent = pick && pick.choice !== "auto"
+      ? `${pick.label || pick.talent}: enter ${pick.d6} chain${pick.d6 === 1 ? "" : "s"} of d6, then ${(pick.talent_dice || []).join(", ") || "no Talent dice"} — ${pick.d6 + (pick.talent_dice || []).length} chains in all.`
+      : "";
     if (pick && pick.distribution) {
       fill(chart, h("p.small.muted", `${pick.label || pick.talent}: chance of each total (success shaded)`),
         distributionChart(pick.distribution, { threshold: pick.against ?? 20, capped: true, title: `Distribution of ${pick.label}` }));

@@ -86,7 +86,7 @@ export function describeCommand(c = {}) {
   const bits = [];
   if (c.choice === "auto") bits.push("auto");
   if (c.talent) bits.push(`rolls ${c.talent}`);
-  if (c.do === "test" && c.skill) bits.push(`tests ${c.skill}`);
+  if (["test", "extended_step"].includes(c.do) && c.skill) bits.push(`tests ${c.skill}`);
   if (c.conviction) bits.push(`tests ${c.conviction}`);
   if (c.do === "use_skill") return `use skill — ${actor} uses ${c.skill}`;
   if (Array.isArray(c.skills) && c.skills.length) bits.push(`with ${c.skills.join(", ")}`);

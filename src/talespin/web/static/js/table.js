@@ -125,7 +125,13 @@ async function refresh() {
   try {
     s = readState(await table.state());
   } catch (err) {
-    say(`Could not load the table: ${err.message}`, "error");
+    if (ctx.role === null) {
+      fill($("#scene"), h("h2", "This table cannot be opened"),
+        h("p", err.status === 401 ? "The link's token is not known here: ask your GM for the link again." :
+          err.status === 404 ? "There is no campaign with this id." : err.message));
+    } else {
+      say(`Could not load the table: ${err.message}`, "error");
+    }
     return;
   }
   ctx.version = Math.max(ctx.version, s.version);
