@@ -13,7 +13,7 @@ from table_sheets import ADA, SUSAN, action_scene, susan_test
 from typer.testing import CliRunner
 
 from talespin.cli import app
-from talespin.table import export_json, export_markdown, verify_export
+from talespin.table import Viewer, export_json, export_markdown, verify_export
 
 Open = Callable[[str], Any]
 
@@ -139,3 +139,15 @@ def test_verify_command_exit_codes(files: dict[str, Path]) -> None:
         assert json.loads(broken.stdout)["error"]["code"] == "bad_export"
     missing = runner.invoke(app, ["verify", str(files["honest"].with_name("absent.json"))])
     assert missing.exit_code == 2
+
+
+def test_a_players_export_checks_seeds_and_marks_the_rest_unverifiable(table: Open) -> None:
+    """A player's export checks every seed; rolls after an entry hidden from the player are unverifiable."""
+    t = _played_ii(table)
+    pia = next(iter(t.service.ledger(t.id).players))
+    record = json.loads(json.dumps(export_json(t.service.ledger(t.id), Viewer("player", pia, "Pia"))))
+    report = verify_export(record).to_json()
+    assert report["ok"] and report["mismatches"] == 0
+    assert all(row["status"] == "verified" for row in report["seeds"]) and len(report["seeds"]) == 2
+    statuses = [row["status"] for row in report["rolls"]]
+    assert statuses[0] == "verified" and "unverifiable" in statuses

@@ -14,7 +14,7 @@ from .output import EXIT_INVALID, console, emit, fail
 
 __all__ = ["register"]
 
-_STATUS_STYLE = {"verified": "green", "mismatch": "bold red", "pending": "yellow"}
+_STATUS_STYLE = {"verified": "green", "mismatch": "bold red", "pending": "yellow", "unverifiable": "dim"}
 
 
 def serve(
@@ -47,12 +47,15 @@ def _render(report: dict[str, Any]) -> None:
         status = f"[{style}]{row['status']}[/]"
         table.add_row(str(row["version"]), row["what"], row["dice"], seed, status, row["detail"])
     console.print(table)
-    verdict = (
-        "[bold green]all verified[/]" if report["ok"] else f"[bold red]{report['mismatches']} mismatch(es)[/]"
-    )
+    if not report["ok"]:
+        verdict = f"[bold red]{report['mismatches']} mismatch(es)[/]"
+    elif report["pending"] or report["unverifiable"]:
+        verdict = "[bold yellow]no mismatch, but not everything could be checked[/]"
+    else:
+        verdict = "[bold green]all verified[/]"
     console.print(
-        f"{verdict}: {report['verified']} verified, {report['pending']} pending, "
-        f"{report['mismatches']} mismatched"
+        f"{verdict}: {report['verified']} verified, {report['mismatches']} mismatched, "
+        f"{report['pending']} pending (seed not revealed yet), {report['unverifiable']} unverifiable"
     )
 
 

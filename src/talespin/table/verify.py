@@ -5,7 +5,8 @@ For each command entry the rule system decided, the check rebuilds the state jus
 generator derived from the revealed seed (:class:`~.fairness.HmacRng`), and compares the events with the
 recorded ones. A roll recorded as physical dice must not draw server dice; a roll whose seed is not yet
 revealed is *pending*. Verification needs the GM's export (the full record); a player's export lacks the
-hidden entries the state depends on.
+hidden entries the state depends on, so its rolls after the first hidden entry are *unverifiable* (neither
+verified nor a mismatch), while its seeds are still checked.
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ __all__ = ["Check", "Verification", "verify_export"]
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """The verdict on one command entry or one seed: ``verified``, ``mismatch`` or ``pending``."""
+    """The verdict on one command entry or one seed.
+
+    ``verified``; ``mismatch``; ``pending`` (its seed is not revealed yet); ``unverifiable`` (a player's
+    export lacks the hidden entries the state before it depends on).
+    """
 
     version: int
     what: str
@@ -50,13 +55,14 @@ class Verification:
         return sum(check.status == "mismatch" for check in [*self.seeds, *self.rolls])
 
     def to_json(self) -> dict[str, Any]:
-        """``{"ok", "mismatches", "verified", "pending", "seeds": [...], "rolls": [...]}``."""
+        """``{"ok", "mismatches", "verified", "pending", "unverifiable", "seeds": [...], "rolls": [...]}``."""
         rows = [*self.seeds, *self.rolls]
         return {
             "ok": self.mismatches == 0,
             "mismatches": self.mismatches,
             "verified": sum(c.status == "verified" for c in rows),
             "pending": sum(c.status == "pending" for c in rows),
+            "unverifiable": sum(c.status == "unverifiable" for c in rows),
             "seeds": [_row(c) for c in self.seeds],
             "rolls": [_row(c) for c in self.rolls],
         }
@@ -120,12 +126,39 @@ def verify_export(record: Mapping[str, Any]) -> Verification:
     for raw, event in zip(record["events"], events, strict=True):
         if raw.get("entry") is not None and event.type not in TABLE_EVENTS:
             members[int(raw["entry"])].append(event)
+    # Versions missing from the record only because they are the server's own seed events.
+    unseen = {e.version - 1 for e in events if e.type == "SeedCommitted"}
     ledger = Ledger(campaign_id)
+    hidden: str | None = None
+    previous = 0
     for event in events:
+        if hidden is None and any(v not in unseen for v in range(previous + 1, event.version)):
+            hidden = "entries hidden from this viewer come before it; verify the GM's export"
+        previous = event.version
         if event.type == "CommandIssued" and event.data.get("handled_by") == "system":
-            result.rolls.append(_check(ledger, event, members[event.version], revealed))
-        ledger.apply(event)
+            if hidden is not None:
+                result.rolls.append(_unverifiable(event, hidden))
+            else:
+                result.rolls.append(_check(ledger, event, members[event.version], revealed))
+        if hidden is None:
+            try:
+                ledger.apply(event)
+            except (RulesError, LookupError, TypeError, ValueError) as error:
+                hidden = f"the state cannot be rebuilt from this record ({error}); verify the GM's export"
     return result
+
+
+def _unverifiable(head: StoredEvent, reason: str) -> Check:
+    command = head.data.get("command") or {}
+    what = f"{command.get('do')}" + (f" ({head.actor})" if head.actor else "")
+    return Check(
+        head.version,
+        what,
+        str(head.data.get("dice", "none")),
+        head.data.get("seed_number"),
+        "unverifiable",
+        reason,
+    )
 
 
 def _check(ledger: Ledger, head: StoredEvent, rest: list[StoredEvent], revealed: dict[int, bytes]) -> Check:
