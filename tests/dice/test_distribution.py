@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from talespin.dice import Distribution
-from talespin.dice.distribution import _convolve
 from talespin.dice.fast import (
     cap_array,
     convolve_arrays,
@@ -20,6 +19,7 @@ from talespin.dice.fast import (
     scale_array,
     sum_arrays,
 )
+from talespin.dice.polynomial import convolve, uniform_power
 
 TOLERANCE = 1e-12
 
@@ -66,7 +66,7 @@ def test_big_integer_convolution_matches_the_double_loop() -> None:
         for i, x in enumerate(a):
             for j, y in enumerate(b):
                 expected[i + j] += x * y
-        assert _convolve(a, b) == expected
+        assert convolve(a, b) == expected
 
 
 def test_large_sums_are_exact() -> None:
@@ -155,3 +155,24 @@ def test_bad_distributions_are_refused() -> None:
         Distribution.bernoulli(Fraction(3, 2))
     with pytest.raises(ValueError, match="1 or more"):
         scale_array(np.array([1.0]), 0)
+
+
+SUMS = [(0, 6), (1, 1), (4, 1), (1, 6), (5, 6), (7, 3), (40, 7), (13, 20)]
+
+
+@pytest.mark.parametrize(("count", "size"), SUMS)
+def test_dice_sum_equals_repeated_convolution(count: int, size: int) -> None:
+    """The linear-time sum of equal dice equals summing the die by convolution, 1-based and 0-based."""
+    assert Distribution.dice_sum(count, size) == Distribution.die(size).repeat_sum(count)
+    assert Distribution.dice_sum(count, size, zero_based=True) == Distribution.die(
+        size, zero_based=True
+    ).repeat_sum(count)
+
+
+def test_uniform_power_is_the_polynomial_power() -> None:
+    """``uniform_power(N, S)`` is the coefficient list of (1 + … + x^(S−1))^N, and refuses bad input."""
+    assert uniform_power(3, 2) == [1, 3, 3, 1]
+    assert uniform_power(0, 9) == [1]
+    assert sum(uniform_power(1000, 6)) == 6**1000
+    with pytest.raises(ValueError, match="faces ≥ 1"):
+        uniform_power(2, 0)

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .limits import check_dice_count, check_faces
+from .polynomial import convolve, uniform_power
 
 __all__ = ["Distribution", "Probability"]
 
@@ -33,8 +34,6 @@ _OutcomeMap = Callable[[int], int]
 
 _MAX_SPAN: Final = 2_000_000
 """The widest run of outcomes an exact distribution may hold (guards memory, not correctness)."""
-_SCHOOLBOOK_LIMIT: Final = 4096
-"""Below this many weight products, the double loop beats packing into big integers."""
 
 
 def _trim(low: int, weights: list[int]) -> tuple[int, tuple[int, ...]]:
@@ -50,31 +49,9 @@ def _trim(low: int, weights: list[int]) -> tuple[int, tuple[int, ...]]:
     common = 0
     for w in kept:
         common = gcd(common, w)
+        if common == 1:
+            return low + start, tuple(kept)
     return low + start, tuple(w // common for w in kept)
-
-
-def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
-    """The exact convolution of two weight sequences.
-
-    Small inputs use the schoolbook double loop. Large ones use Kronecker substitution: each sequence is
-    packed into one big integer (one fixed-width slot per weight, wide enough that no slot of the product
-    overflows), the two integers are multiplied by Python's sub-quadratic multiplication, and the product
-    is unpacked slot by slot. Both give the same integers.
-    """
-    if len(a) * len(b) <= _SCHOOLBOOK_LIMIT:
-        out = [0] * (len(a) + len(b) - 1)
-        for i, wa in enumerate(a):
-            if wa:
-                for j, wb in enumerate(b):
-                    out[i + j] += wa * wb
-        return out
-    bound = min(len(a), len(b)) * max(a) * max(b)
-    width = (bound.bit_length() + 8) // 8
-    packed_a = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in a), "little")
-    packed_b = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in b), "little")
-    size = len(a) + len(b) - 1
-    raw = (packed_a * packed_b).to_bytes(size * width, "little")
-    return [int.from_bytes(raw[i * width : (i + 1) * width], "little") for i in range(size)]
 
 
 class Distribution:
@@ -121,6 +98,20 @@ class Distribution:
         """A fair die: ``1..size``, or ``0..size-1`` with ``zero_based`` (a ``zS``)."""
         check_faces(size)
         return cls(0 if zero_based else 1, [1] * size)
+
+    @classmethod
+    def dice_sum(cls, count: int, size: int, *, zero_based: bool = False) -> Distribution:
+        """The sum of ``count`` fair dice of ``size`` faces (``NdS``, or ``NzS`` with ``zero_based``).
+
+        Equal to ``Distribution.die(size).repeat_sum(count)``, computed in time linear in the number of
+        outcomes (see :func:`~talespin.dice.polynomial.uniform_power`).
+
+        >>> Distribution.dice_sum(3, 6).probability(10)
+        Fraction(1, 8)
+        """
+        check_dice_count(count)
+        check_faces(size)
+        return cls(count * (0 if zero_based else 1), uniform_power(count, size))
 
     @classmethod
     def bernoulli(cls, p: Fraction) -> Distribution:
@@ -196,7 +187,7 @@ class Distribution:
     def __add__(self, other: Distribution | int) -> Distribution:
         if isinstance(other, int):
             return Distribution(self._low + other, self._weights)
-        return Distribution(self._low + other._low, _convolve(self._weights, other._weights))
+        return Distribution(self._low + other._low, convolve(self._weights, other._weights))
 
     __radd__ = __add__
 

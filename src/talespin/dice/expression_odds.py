@@ -93,7 +93,7 @@ def _success_odds(expression: Expression, count: SuccessCount) -> Odds:
 
 
 def _plain(dice: Dice) -> Distribution:
-    return Distribution.die(dice.size, zero_based=dice.zero_based).repeat_sum(dice.count)
+    return Distribution.dice_sum(dice.count, dice.size, zero_based=dice.zero_based)
 
 
 def odds(expression: Expression | str, cap: int = DEFAULT_CAP) -> Odds:

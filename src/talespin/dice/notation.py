@@ -1,8 +1,9 @@
 """Dice notation: text → a frozen syntax tree, and back.
 
 The syntax lives in one place, ``grammar.lark`` (read its header for examples). :func:`parse` turns text
-into an :class:`Expression`; ``str()`` of any node prints valid notation again, and
-``parse(str(tree)) == tree`` always holds (the printed form is canonical: ``d6`` prints as ``1d6``).
+into an :class:`~talespin.dice.syntax.Expression` (the node classes live in :mod:`~talespin.dice.syntax`);
+``str()`` of any node prints valid notation again, and ``parse(str(tree)) == tree`` always holds (the
+printed form is canonical: ``d6`` prints as ``1d6``).
 
 Meaning, and the choices made where the notation could be read several ways:
 
@@ -27,16 +28,15 @@ Dice(count=1, size=8, explodes=False, zero_based=False)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Literal
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .errors import DiceError, NotationError
 from .limits import check_dice_count, check_exploding, check_faces, check_notation, check_number
+from .syntax import Comparison, Constant, Dice, Expression, Part, SuccessCount, Term
 
 __all__ = [
     "Comparison",
@@ -49,101 +49,6 @@ __all__ = [
     "check_limits",
     "parse",
 ]
-
-Comparison = Literal["<=", ">="]
-
-
-@dataclass(frozen=True, slots=True)
-class Dice:
-    """``NdS`` (or ``NzS``, faces 0..S-1), ``!`` when each die explodes on its maximum face."""
-
-    count: int
-    size: int
-    explodes: bool = False
-    zero_based: bool = False
-
-    def __str__(self) -> str:
-        return f"{self.count}{'z' if self.zero_based else 'd'}{self.size}{'!' if self.explodes else ''}"
-
-    @property
-    def sizes(self) -> list[int]:
-        """One entry per die: the pool as :func:`~talespin.dice.roller.roll_pool` takes it."""
-        return [self.size] * self.count
-
-
-@dataclass(frozen=True, slots=True)
-class Constant:
-    """A whole number added to (or subtracted from) the sum."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-@dataclass(frozen=True, slots=True)
-class SuccessCount:
-    """``NdS<=T`` or ``NdS>=T``: the number of dice whose face compares true with the target."""
-
-    dice: Dice
-    comparison: Comparison
-    target: int
-
-    def __str__(self) -> str:
-        return f"{self.dice}{self.comparison}{self.target}"
-
-    def succeeds(self, face: int) -> bool:
-        """True when one die showing ``face`` is a success."""
-        return face <= self.target if self.comparison == "<=" else face >= self.target
-
-
-Term = Dice | Constant | SuccessCount
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One term of the sum with its sign (+1 or -1)."""
-
-    sign: int
-    term: Term
-
-    def __str__(self) -> str:
-        return f"{'-' if self.sign < 0 else ''}{self.term}"
-
-
-@dataclass(frozen=True, slots=True)
-class Expression:
-    """A whole notation: the signed sum of its parts, in the order written."""
-
-    parts: tuple[Part, ...]
-
-    def __str__(self) -> str:
-        text = str(self.parts[0])
-        for part in self.parts[1:]:
-            text += f" {'-' if part.sign < 0 else '+'} {part.term}"
-        return text
-
-    @property
-    def dice_terms(self) -> list[tuple[int, Dice]]:
-        """``(sign, dice)`` for every term that rolls dice, success counts included, in order."""
-        found: list[tuple[int, Dice]] = []
-        for part in self.parts:
-            if isinstance(part.term, Dice):
-                found.append((part.sign, part.term))
-            elif isinstance(part.term, SuccessCount):
-                found.append((part.sign, part.term.dice))
-        return found
-
-    @property
-    def success_count(self) -> SuccessCount | None:
-        """The success count when the expression is one (it then has exactly one part)."""
-        term = self.parts[0].term
-        return term if isinstance(term, SuccessCount) else None
-
-    @property
-    def explodes(self) -> bool:
-        """True when any die of the expression explodes (its total is then unbounded)."""
-        return any(dice.explodes for _, dice in self.dice_terms)
 
 
 class _ToTree(Transformer[Token, Expression]):
