@@ -1,10 +1,11 @@
 """Group commit: writers that arrive while a commit is under way share the next one.
 
-Each durable commit costs a flush to disk (``synchronous=FULL``). When many campaigns write at once, the
-first writer to take the lock becomes the *leader*: it takes every write waiting in the queue, runs each in
-its own SAVEPOINT (so one write's conflict does not undo another's), commits once, and hands each writer its
-own result or error. Writers that queued meanwhile find their work done when they get the lock. Nothing is
-acknowledged before the commit that makes it durable has returned.
+Each durable commit costs a flush to disk (``synchronous=FULL``). When many campaigns write at once, a
+writer that finds no commit under way becomes the *leader*: it takes every write waiting in the queue, runs
+each in its own SAVEPOINT (so one write's conflict does not undo another's), commits once, and hands each
+writer its own result or error. Writers that queued meanwhile wait; when the commit ends, those whose work is
+done return and one of the others leads the next batch with everything that queued, so no writer waits more
+than about two commits. Nothing is acknowledged before the commit that makes it durable has returned.
 """
 
 from __future__ import annotations
@@ -35,20 +36,27 @@ class GroupCommit:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._lock = threading.Lock()
-        self._queue_lock = threading.Lock()
+        self._turn = threading.Condition()
+        self._leading = False
         self._pending: list[_Ticket[object]] = []
 
     def run(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in a transaction shared with concurrent writers; its result once durable."""
         ticket: _Ticket[T] = _Ticket(work)
-        with self._queue_lock:
+        with self._turn:
             self._pending.append(ticket)  # type: ignore[arg-type]
-        with self._lock:
+            while self._leading and not ticket.done:
+                self._turn.wait()
             if not ticket.done:
-                with self._queue_lock:
-                    batch, self._pending = self._pending, []
+                self._leading = True
+                batch, self._pending = self._pending, []
+        if not ticket.done:
+            try:
                 self._commit(batch)
+            finally:
+                with self._turn:
+                    self._leading = False
+                    self._turn.notify_all()
         if ticket.error is not None:
             raise ticket.error
         return ticket.value  # type: ignore[return-value]
