@@ -126,3 +126,20 @@ def test_arbitrary_text_never_breaks_the_parser(text: str) -> None:
 def test_every_tree_round_trips_through_its_notation(tree: Expression) -> None:
     """``parse(str(tree)) == tree`` for every valid syntax tree."""
     assert parse(str(tree)) == tree
+
+
+def test_hand_built_trees_follow_the_same_rules_as_text() -> None:
+    """Trees built by hand are refused for the same reasons as notation text, with a NotationError."""
+    count = SuccessCount(Dice(3, 6), ">=", 5)
+    with pytest.raises(NotationError, match="stands alone"):
+        Expression((Part(1, count), Part(1, Constant(1))))
+    with pytest.raises(NotationError, match="cannot count successes"):
+        SuccessCount(Dice(3, 6, explodes=True), ">=", 5)
+    with pytest.raises(NotationError, match="do not explode"):
+        Dice(2, 10, explodes=True, zero_based=True)
+    with pytest.raises(NotationError, match="at least one term"):
+        Expression(())
+    with pytest.raises(NotationError, match="sign is"):
+        Part(2, Constant(1))
+    with pytest.raises(NotationError, match="without its sign"):
+        Constant(-1)

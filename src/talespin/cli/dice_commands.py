@@ -50,25 +50,26 @@ def odds_payload(result: Odds) -> dict[str, Any]:
 
 
 def _render_roll(result: ExpressionRoll, seed: int) -> None:
+    count = result.expression.success_count
     table = Table(title=f"{result.expression}  (seed {seed})", title_justify="left")
     table.add_column("term")
     table.add_column("die")
     table.add_column("faces")
-    table.add_column("value", justify="right")
-    for part in result.parts:
-        sign = "-" if part.part.sign < 0 else "+"
+    table.add_column("success" if count is not None else "value", justify="right")
+    for position, part in enumerate(result.parts):
+        sign = "-" if part.part.sign < 0 else ("+" if position else "")
+        term = f"{sign} {part.part.term}".strip()
         if not part.chains:
-            table.add_row(f"{sign} {part.part.term}", "", "", str(part.value))
+            table.add_row(term, "", "", str(part.value))
         for index, chain in enumerate(part.chains):
             faces = " → ".join(str(face) for face in chain.faces)
-            mark = " [bold yellow]exploded[/]" if chain.exploded else ""
-            label = f"{sign} {part.part.term}" if index == 0 else ""
-            table.add_row(
-                label,
-                f"d{chain.size}" if not chain.zero_based else f"z{chain.size}",
-                faces + mark,
-                str(part.part.sign * chain.total),
-            )
+            mark = " [bold yellow](exploded)[/]" if chain.exploded else ""
+            if count is not None:
+                value = "[bold green]✓[/]" if count.succeeds(chain.faces[0]) else "·"
+            else:
+                value = str(part.part.sign * chain.total)
+            die = f"{'z' if chain.zero_based else 'd'}{chain.size}"
+            table.add_row(term if index == 0 else "", die, faces + mark, value)
     console.print(table)
     console.print(f"[bold]total[/] {result.total}")
     if result.successes is not None:

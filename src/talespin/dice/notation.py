@@ -58,14 +58,7 @@ class _ToTree(Transformer[Token, Expression]):
         return children[0]
 
     def expression(self, children: list[Part]) -> Expression:
-        parts = tuple(children)
-        counts = [p for p in parts if isinstance(p.term, SuccessCount)]
-        if counts and (len(parts) > 1 or parts[0].sign < 0):
-            raise NotationError(
-                f"a success count ({counts[0].term}) stands alone: it cannot be added to, subtracted from "
-                "or negated; expected just NdS<=T or NdS>=T"
-            )
-        return Expression(parts)
+        return Expression(tuple(children))
 
     def part(self, children: list[Token | Term]) -> Part:
         sign = -1 if len(children) == 2 and str(children[0]).strip() == "-" else 1
@@ -76,12 +69,7 @@ class _ToTree(Transformer[Token, Expression]):
     def success_count(self, children: list[Dice | Token]) -> SuccessCount:
         dice, comparison, target = children
         assert isinstance(dice, Dice)
-        if dice.explodes:
-            raise NotationError(
-                f"exploding dice cannot count successes ({dice}): expected NdS<=T or NdS>=T without '!'"
-            )
         text = str(comparison).strip()
-        assert text in ("<=", ">=")
         return SuccessCount(dice, "<=" if text == "<=" else ">=", _number(str(target), "a target"))
 
     def dice(self, children: list[Token]) -> Dice:
@@ -89,11 +77,7 @@ class _ToTree(Transformer[Token, Expression]):
         numbers = [token for token in children if token.type == "INT"]
         count = _number(str(numbers[0]), "a dice count") if len(numbers) == 2 else 1
         size = _number(str(numbers[-1]), "a number of faces")
-        zero_based = str(kinds["KIND"]).lower() == "z"
-        explodes = "EXPLODE" in kinds
-        if explodes and zero_based:
-            raise NotationError(f"zero-based dice do not explode: expected {count}z{size} without '!'")
-        return Dice(count, size, explodes, zero_based)
+        return Dice(count, size, "EXPLODE" in kinds, str(kinds["KIND"]).lower() == "z")
 
     def constant(self, children: list[Token]) -> Constant:
         return Constant(_number(str(children[0]), "a constant"))

@@ -8,12 +8,18 @@ by hand, compare them, use them as dictionary keys.
 '2d6! - 1'
 >>> SuccessCount(Dice(6, 10, zero_based=True), "<=", 2).succeeds(0)
 True
+
+The choices of meaning are made here, once, for text and hand-built trees alike: a success count stands
+alone and its dice do not explode; zero-based dice do not explode. Breaking one raises
+:class:`~talespin.dice.errors.NotationError` saying what is expected.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from .errors import NotationError
 
 __all__ = ["Comparison", "Constant", "Dice", "Expression", "Part", "SuccessCount", "Term"]
 
@@ -28,6 +34,12 @@ class Dice:
     size: int
     explodes: bool = False
     zero_based: bool = False
+
+    def __post_init__(self) -> None:
+        if self.explodes and self.zero_based:
+            raise NotationError(
+                f"zero-based dice do not explode: expected {self.count}z{self.size} without '!'"
+            )
 
     def __str__(self) -> str:
         return f"{self.count}{'z' if self.zero_based else 'd'}{self.size}{'!' if self.explodes else ''}"
@@ -44,6 +56,12 @@ class Constant:
 
     value: int
 
+    def __post_init__(self) -> None:
+        if self.value < 0:
+            raise NotationError(
+                f"a constant is written without its sign, got {self.value}: put it in the Part"
+            )
+
     def __str__(self) -> str:
         return str(self.value)
 
@@ -55,6 +73,14 @@ class SuccessCount:
     dice: Dice
     comparison: Comparison
     target: int
+
+    def __post_init__(self) -> None:
+        if self.dice.explodes:
+            raise NotationError(
+                f"exploding dice cannot count successes ({self.dice}): expected NdS<=T or NdS>=T without '!'"
+            )
+        if self.comparison not in ("<=", ">="):
+            raise NotationError(f"a success count compares with '<=' or '>=', got {self.comparison!r}")
 
     def __str__(self) -> str:
         return f"{self.dice}{self.comparison}{self.target}"
@@ -74,6 +100,10 @@ class Part:
     sign: int
     term: Term
 
+    def __post_init__(self) -> None:
+        if self.sign not in (1, -1):
+            raise NotationError(f"a part's sign is +1 or -1, got {self.sign}")
+
     def __str__(self) -> str:
         return f"{'-' if self.sign < 0 else ''}{self.term}"
 
@@ -83,6 +113,16 @@ class Expression:
     """A whole notation: the signed sum of its parts, in the order written."""
 
     parts: tuple[Part, ...]
+
+    def __post_init__(self) -> None:
+        if not self.parts:
+            raise NotationError("an expression needs at least one term")
+        counts = [part for part in self.parts if isinstance(part.term, SuccessCount)]
+        if counts and (len(self.parts) > 1 or self.parts[0].sign < 0):
+            raise NotationError(
+                f"a success count ({counts[0].term}) stands alone: it cannot be added to, subtracted from "
+                "or negated; expected just NdS<=T or NdS>=T"
+            )
 
     def __str__(self) -> str:
         text = str(self.parts[0])
