@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,9 @@ from talespin.dice import (
     NotationError,
     Part,
     SuccessCount,
+    odds,
     parse,
+    roll,
 )
 
 from .strategies import expressions, notation_text
@@ -101,13 +105,21 @@ def test_limits_are_enforced_for_the_whole_expression(text: str, message: str) -
 @settings(max_examples=400, deadline=None)
 @given(notation_text())
 def test_grammar_shaped_text_parses_or_is_refused_cleanly(text: str) -> None:
-    """Text built from the grammar's pieces either parses (and round-trips) or raises a DiceError."""
+    """Grammar-shaped text parses (and round-trips, rolls, has odds summing to 1) or raises a DiceError."""
     try:
         tree = parse(text)
     except DiceError as error:
         assert error.message
         return
     assert parse(str(tree)) == tree
+    rolled = roll(tree, random.Random(0))
+    assert len(rolled.chains) == sum(dice.count for _, dice in tree.dice_terms)
+    try:
+        result = odds(tree, cap=30)
+    except DiceError as error:
+        assert error.message
+        return
+    assert sum(p for _, p in result.distribution.items()) == 1
 
 
 @settings(max_examples=300, deadline=None)
