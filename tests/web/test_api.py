@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from table_sheets import ADA, SUSAN, susan_test
 from web_support import Campaign, bearer
+
+from talespin.store.sql import SqlStore
+from talespin.web import create_app
 
 
 def _error(response: Any, status: int) -> dict[str, Any]:
@@ -236,3 +241,27 @@ def test_pages_and_openapi_are_served(client: TestClient) -> None:
         "/api/health",
     ):
         assert path in paths
+
+
+@pytest.mark.postgres
+def test_the_app_runs_on_postgresql() -> None:
+    """The same app over PostgreSQL: create, join, command, conflict, and a restart that replays the log."""
+    url = os.environ.get("TALESPIN_TEST_POSTGRES")
+    if not url:
+        pytest.skip("TALESPIN_TEST_POSTGRES is unset: the PostgreSQL run of the API is SKIPPED")
+    schema = f"talespin_web_{secrets.token_hex(6)}"
+    try:
+        with TestClient(create_app(url, schema=schema)) as client:
+            campaign = Campaign.create(client, "ascend")
+            player = campaign.join("Pia")
+            campaign.send({"do": "add_character", "sheet": SUSAN}, player)
+            campaign.send(susan_test(), player)
+            _error(campaign.post(susan_test(), player, version=1), 409)
+            before = campaign.state()
+        with TestClient(create_app(url, schema=schema)) as again:
+            replayed = Campaign(again, campaign.id, campaign.gm_token, campaign.invite_token, {}).state()
+        assert replayed == before
+    finally:
+        store = SqlStore(url, schema=schema)
+        store.drop_schema()
+        store.close()
