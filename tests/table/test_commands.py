@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from table_sheets import ADA, BEA, SUSAN, action_scene, susan_test
 
+from talespin.store import open_store
 from talespin.systems import IllegalCommand, MalformedCommand
-from talespin.table import Forbidden, StaleVersion, TableService, Unauthorized
+from talespin.table import Forbidden, StaleVersion, TableService, Unauthorized, Viewer
 
 Open = Callable[[str], Any]
 
@@ -138,3 +140,28 @@ def test_a_restarted_service_rebuilds_the_same_state(table: Open) -> None:
         live, replayed = t.service.ledger(t.id), fresh.ledger(t.id)
         assert live.system.view(live.state, role) == replayed.system.view(replayed.state, role)
     assert fresh.ledger(t.id).version == t.version
+
+
+def test_two_services_on_one_database_keep_optimistic_concurrency(tmp_path: Path) -> None:
+    """Two services on one SQLite file (as two processes): the stale one is refused, catches up, retries."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first_store, second_store = open_store(url), open_store(url)
+    first, second = TableService(first_store), TableService(second_store)
+    made = first.create_campaign("Shared", "ascend")
+    gm = Viewer("gm")
+    version = second.ledger(made.id).version  # the second process has loaded the campaign
+    first.command(made.id, gm, {"do": "note", "text": "from the first"}, version)
+    with pytest.raises(StaleVersion):
+        second.command(made.id, gm, {"do": "note", "text": "from the second"}, version)
+    caught_up = second.ledger(made.id).version
+    assert caught_up == first.ledger(made.id).version
+    second.command(made.id, gm, {"do": "note", "text": "from the second"}, caught_up)
+    joined = first.join(made.id, made.invite_token, "Pia")
+    assert second.viewer(made.id, joined.player_token).player_id == joined.player_id
+    third_store = open_store(url)
+    assert [n.text for n in TableService(third_store).ledger(made.id).notes()] == [
+        "from the first",
+        "from the second",
+    ]
+    for store in (first_store, second_store, third_store):
+        store.close()
