@@ -29,7 +29,7 @@ from ..store.port import (
 from ..systems import MalformedCommand, get_system
 from .auth import Viewer, hash_token, new_id, new_token, token_matches
 from .commands import decide, first_events
-from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
+from .errors import CampaignNotFound, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
 from .shape import check_depth
@@ -175,12 +175,13 @@ class TableService:
             raise Unauthorized("a token is needed: send 'Authorization: Bearer <token>'")
         if token_matches(token, campaign.record.gm_token_hash):
             return Viewer("gm")
-        for _ in range(2):
+        for attempt in range(2):
             for player in list(campaign.players.values()):
                 if token_matches(token, player.token_hash):
                     return Viewer("player", player.id, player.name)
-            with campaign.lock:
-                self._catch_up(campaign)  # a player may have joined through another process
+            if attempt == 0:
+                with campaign.lock:
+                    self._catch_up(campaign)  # a player may have joined through another process
         raise Unauthorized("this token is not known to the campaign")
 
     def command(
@@ -249,9 +250,5 @@ class TableService:
         check_depth(query, what="odds query")
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            return campaign.ledger.system.odds(campaign.ledger.state, query)
-
-    def require_gm(self, viewer: Viewer, what: str) -> None:
-        """Refuse a player with 403."""
-        if not viewer.is_gm:
-            raise Forbidden(f"only the GM may {what}")
+            system, state = campaign.ledger.system, campaign.ledger.state
+        return system.odds(state, query)  # the state is frozen: no lock needed while computing
