@@ -185,8 +185,8 @@ def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, tab
 
 
 def test_the_gm_adds_cast_and_moves_crisis_and_rising_tension_by_hand(new_page: Any, table: Any) -> None:
-    """The GM's own character, a Crisis adjustment and Rising Tension reach the players' screens."""
-    # rule: II-CRISIS-5, II-RT-1, II-RT-2
+    """The GM's character, a Crisis adjustment, a re-armed Trigger and Rising Tension reach the players."""
+    # rule: II-CRISIS-2, II-CRISIS-4, II-CRISIS-5, II-RT-1, II-RT-2
     gm = new_page()
     gm_link, invite = table.create_campaign(gm, "By hand", "inciting-incident")
     gm.goto(gm_link)
@@ -200,6 +200,9 @@ def test_the_gm_adds_cast_and_moves_crisis_and_rising_tension_by_hand(new_page: 
     gm.click("#gm-add-character")
     expect(bea.locator("#people")).to_contain_text("Captain Ortiz")
     expect(bea.locator("#people")).not_to_contain_text("yours")
+    gm.click("#add-trigger-row")
+    gm.locator("#scene-triggers .t-at").fill("5")
+    gm.locator("#scene-triggers .t-text").fill("The lights fail")
     gm.click("#start-scene")
     table.open_gm_group(gm, "Crisis and Rising Tension")
     gm.fill("#gm-crisis", "7")
@@ -207,6 +210,10 @@ def test_the_gm_adds_cast_and_moves_crisis_and_rising_tension_by_hand(new_page: 
     gm.click("#gm-adjust-crisis")
     expect(bea.locator("#stat-crisis")).to_contain_text("7")
     expect(bea.locator("#log")).to_contain_text("the hull cracks")
+    expect(bea.locator("#trigger-list")).to_contain_text("fired at 5")
+    expect(bea.locator("#trigger-list button[data-rearm]")).to_have_count(0)
+    gm.locator("#trigger-list button[data-rearm]").click()
+    expect(bea.locator("#trigger-list")).not_to_contain_text("fired at 5")
     gm.fill("#gm-rt", "2")
     gm.fill("#gm-rt-why", "the fleet is near")
     gm.click("#gm-add-tension")

@@ -123,12 +123,12 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
           field("Cost", `${sp}.cost`, s.cost, (v) => { s.cost = v; }, { type: "number", min: 0 }),
           h("label", "Kind", kind),
           field("Effects", `${sp}.effects`, effectsText(s.effects), (v) => { s.effects = parseEffects(v); },
-            { placeholder: "advantage: 2" }),
+            { placeholder: "e.g. advantage: 2" }),
           h("div.wide", field("Text", `${sp}.text`, s.text, (v) => { s.text = v; })),
           remove(`Remove skill ${j + 1} of talent ${i + 1}`, () => t.skills.splice(j, 1), "Remove skill"));
       });
       return h("div.sheet-row", { "data-path": p },
-        field("Talent", `${p}.name`, t.name, (v) => { t.name = v; }, { placeholder: "Piloting" }),
+        field("Talent", `${p}.name`, t.name, (v) => { t.name = v; }, { placeholder: "e.g. Piloting" }),
         h("label", "Ability", select),
         field("Level", `${p}.level`, t.level, (v) => { t.level = v; }, { type: "number", min: 0, max: 9 }),
         h("div.wide", field("Description", `${p}.description`, t.description, (v) => { t.description = v; })),

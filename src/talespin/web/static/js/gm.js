@@ -91,7 +91,9 @@ export function mountGm(root, ctx) {
         const c = { do: "spend_tension", on: rtOn.value };
         if (rtOn.value === "disadvantage") { c.count = int(rtBy); if (charSel.value) c.character = charSel.value; }
         return send(c);
-      } }, "Spend"))) : null;
+      } }, "Spend")),
+    h("div.row", h("button.secondary", { type: "button", id: "gm-rest", onclick: () => send({ do: "rest" }) },
+      "Restful scene: lower Rising Tension"))) : null;
 
   const midRows = h("div.rows");
   const triggerBox = ii ? group("Add a Trigger now", midRows,

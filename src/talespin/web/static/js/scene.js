@@ -39,7 +39,7 @@ function crisisMeter(scene) {
 
 const stat = (k, v, id) => h("div.stat", { id }, h("div.k", k), h("div.v", String(v)));
 
-export function renderIiScene(root, view, role) {
+export function renderIiScene(root, view, role, send = null) {
   const scene = view.scene;
   const rt = view.rising_tension ?? 0;
   if (!scene) {
@@ -67,7 +67,10 @@ export function renderIiScene(root, view, role) {
   const triggers = (scene.triggers || []).map((t) => h("li", { "data-trigger": t.id, "data-visibility": t.visibility || "public" },
     h("strong", `${t.at}${t.every ? ` (+${t.every})` : ""}`), t.text,
     t.visibility === "gm" ? h("span.badge.gm", "GM only") : null,
-    (t.fired || []).length ? h("span.badge.bad", `fired at ${t.fired.join(", ")}`) : null));
+    (t.fired || []).length ? h("span.badge.bad", `fired at ${t.fired.join(", ")}`) : null,
+    role === "gm" && send && (t.fired || []).length ? h("button.ghost.small", {
+      type: "button", "data-rearm": t.id, onclick: () => send({ do: "rearm_trigger", trigger: t.id }),
+    }, "Re-arm") : null));
   const enemies = conflict ? h("div", h("h3", "Opposition"), h("ul.triggers", (conflict.enemies || []).map((e) =>
     h("li", h("strong", e.name), `wounds ${e.wounds}/${e.max_hits}`, e.out ? h("span.badge.bad", "out") : null)))) : null;
   fill(root,
@@ -79,7 +82,7 @@ export function renderIiScene(root, view, role) {
     enemies);
 }
 
-export function renderPeople(root, view, system, owned) {
+export function renderPeople(root, view, system, owned, { role = "player", send = null } = {}) {
   const mine = (name) => owned.includes(name);
   if (system === "ascend") {
     fill(root, h("h2", "Heroes"), h("ul.triggers", (view.heroes || []).map((hero) => {
@@ -97,6 +100,9 @@ export function renderPeople(root, view, system, owned) {
     return h("li", { "data-character": c.name },
       h("strong", c.name), mine(c.name) ? h("span.badge", "yours") : null,
       h("span.small", `wounds ${wounds[c.name] ?? c.wounds ?? 0}/${c.max_hits ?? "–"}`),
+      send && view.scene?.kind === "cooperative" && (wounds[c.name] ?? c.wounds ?? 0) > 0 && (role === "gm" || mine(c.name))
+        ? h("button.secondary.small", { type: "button", "data-heal": c.name, onclick: () => send({ do: "heal", character: c.name }) }, "Heal")
+        : null,
       h("span.small.muted", talents));
   })));
 }

@@ -184,10 +184,10 @@ function render() {
           h("div.small.muted", `${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests${ext.done ? (ext.reached ? " · goal reached" : " · goal missed") : ""}`)) : null));
     ascend.refresh(view, actors());
   } else {
-    renderIiScene($("#scene"), view, ctx.role);
+    renderIiScene($("#scene"), view, ctx.role, ctx.send);
     actions.refresh(view, actors());
   }
-  renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned);
+  renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, { role: ctx.role, send: ctx.send });
   if (gm) gm.refresh(view, ctx.undoable, log);
   $("#act").hidden = false;
 }
