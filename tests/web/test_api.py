@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from table_sheets import ADA, SUSAN, susan_test
+from typer.testing import CliRunner
 from web_support import Campaign, bearer
 
+from talespin.cli import app as cli
 from talespin.store.sql import SqlStore
 from talespin.web import create_app
 
@@ -265,3 +269,26 @@ def test_the_app_runs_on_postgresql() -> None:
         store = SqlStore(url, schema=schema)
         store.drop_schema()
         store.close()
+
+
+def test_an_http_export_verifies_and_a_tampered_one_does_not(ascend: Campaign, tmp_path: Path) -> None:
+    """The GM's JSON export over HTTP passes `talespin verify`; with one face changed it exits 1."""
+    ascend.send({"do": "add_character", "sheet": SUSAN})
+    ascend.send({"do": "start_scene"})
+    for _ in range(3):
+        ascend.send(susan_test())
+    ascend.send(susan_test(faces=[0, 3, 9]))
+    ascend.send({"do": "end_scene"})
+    record = ascend.client.get(f"{ascend.base}/export", headers=bearer(ascend.gm_token)).json()
+    honest = tmp_path / "export.json"
+    honest.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["verify", str(honest), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["verified"] == 2 + 5 and report["pending"] == 0  # two seeds, five command entries
+    roll = next(e for e in record["events"] if e["type"] != "CommandIssued" and "faces" in e["data"])
+    roll["data"]["faces"][0] = (roll["data"]["faces"][0] + 1) % 10
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["verify", str(tampered)])
+    assert result.exit_code == 1 and "mismatch" in result.output
