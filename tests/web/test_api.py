@@ -292,3 +292,17 @@ def test_an_http_export_verifies_and_a_tampered_one_does_not(ascend: Campaign, t
     tampered.write_text(json.dumps(record))
     result = CliRunner().invoke(cli, ["verify", str(tampered)])
     assert result.exit_code == 1 and "mismatch" in result.output
+
+
+def test_an_unexpected_error_is_still_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug inside a route answers 500 with the same JSON error shape (never an HTML or text page)."""
+    app = create_app(f"sqlite:///{tmp_path / 'bug.db'}")
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app.state.service, "state", broken)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        campaign = Campaign.create(client, "ascend")
+        response = client.get(f"{campaign.base}/state", headers=bearer(campaign.gm_token))
+    assert _error(response, 500)["code"] == "internal"
