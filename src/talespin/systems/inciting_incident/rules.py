@@ -16,15 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from ..errors import MalformedCommand
+from ..rules_data import apply_variant, read_rules_file
 
-__all__ = ["Rules", "default_rules", "load_rules", "merge_variant"]
+__all__ = ["Rules", "default_rules", "load_rules"]
 
 
 class _Frozen(BaseModel):
@@ -187,47 +185,14 @@ class Rules(_Frozen):
 
 @cache
 def _base_data() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("rules.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
-    return data
-
-
-def merge_variant(base: Mapping[str, Any], variant: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``base`` with ``variant`` laid over it key by key; a key ``base`` lacks is refused by name."""
-    merged = dict(base)
-    for key, value in variant.items():
-        path = f"{prefix}{key}"
-        if key not in base:
-            known = ", ".join(sorted(base))
-            raise MalformedCommand(
-                f"unknown rules key {path!r} in the variant; expected one of: {known}",
-                code="unknown_rules_key",
-                path=path,
-            )
-        if isinstance(base[key], Mapping) and isinstance(value, Mapping):
-            merged[key] = merge_variant(base[key], value, f"{path}.")
-        else:
-            merged[key] = value
-    return merged
+    return read_rules_file(__package__ or __name__.rpartition(".")[0])
 
 
 def load_rules(variant: Mapping[str, Any] | None = None) -> Rules:
     """The rules data, with a campaign's ``variant`` overrides applied and checked."""
-    if not variant:
+    if variant is None or (isinstance(variant, Mapping) and not variant):
         return default_rules()
-    if not isinstance(variant, Mapping):
-        raise MalformedCommand(
-            "a variant must be a mapping of rules keys", code="bad_variant", path="variant"
-        )
-    data = merge_variant(_base_data(), variant)
-    try:
-        return Rules.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        path = ".".join(str(p) for p in first["loc"])
-        raise MalformedCommand(
-            f"variant key {path!r}: {first['msg']}", code="bad_variant", path=path
-        ) from None
+    return apply_variant(Rules, _base_data(), variant)
 
 
 @cache
