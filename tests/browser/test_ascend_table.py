@@ -77,6 +77,23 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     expect(gm.locator("#stat-extended")).to_contain_text("4/4", timeout=2000)
     expect(susan.locator("#stat-extended")).to_contain_text("goal reached")
 
+    # An opposed Test against the GM's adversary, with the chance to win shown before the roll.
+    # rule: AS-OPP-1, AS-ODDS-2, AS-HERO-1
+    table.open_gm_group(gm, "Notes and cast")
+    gm.click("details.gm-group[data-group='Notes and cast'] details summary")
+    gm.fill("#gm-sheet", "{name: Ghoul, skills: {Athletics: 2}, traits: {Strength: 2}}")
+    gm.click("#gm-add-character")
+    susan.check("#opposed")
+    expect(susan.locator("#defender")).to_have_value("Ghoul")
+    susan.select_option("#defender-trait", "Strength")
+    expect(susan.locator("#opposed-odds")).to_contain_text(re.compile(r"Win \d+% · tie \d+% · lose \d+%"))
+    expect(susan.locator("#opposed-odds")).to_contain_text("6d10 against 2d10")
+    susan.fill("#ascend-faces", "1 1 1 1 9 9")
+    susan.click("#roll-test")
+    decided = gm.locator('#log .event[data-type="OpposedTestDecided"]')
+    expect(decided).to_have_count(1, timeout=2000)
+    expect(decided).to_contain_text("Susan won")
+
     # Ascend has no scenes in its rules; the table's own scene end still reveals the seed for checking.
     gm.click("#end-scene")
     expect(susan.locator("#fair-verdict")).to_contain_text("Verified")

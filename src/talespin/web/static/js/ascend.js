@@ -3,6 +3,7 @@
 // endpoint) before rolling.
 
 import { distributionChart } from "./chart.js";
+import { mountDefender } from "./opposed.js";
 import { fill, h, parseFaces, pct } from "./ui.js";
 
 const NONE = "";
@@ -33,6 +34,10 @@ export function mountAscend(root, ctx) {
   const stepBox = h("input", { id: "extended-step", type: "checkbox", checked: true });
   const stepRow = h("label.check", { hidden: true }, stepBox, h("span", { id: "extended-label" }, "Count this Test toward the extended Test"));
   const current = h("div", { id: "test-odds", "aria-live": "polite" });
+  const opposed = h("input", { id: "opposed", type: "checkbox" });
+  const opposedOdds = h("p.odds", { id: "opposed-odds", "aria-live": "polite" });
+  const defender = mountDefender(() => showOpposed());
+  defender.el.hidden = true;
   const adviceEl = h("div.table-scroll", { id: "advice" });
   fill(root,
     h("h2", "Test"),
@@ -42,6 +47,9 @@ export function mountAscend(root, ctx) {
       h("label", "Narration", narration)),
     invokeBox,
     current,
+    h("label.check", opposed, "Opposed Test: someone resists (more Successes wins)"),
+    defender.el,
+    opposedOdds,
     h("details", h("summary", "Physical dice"), h("label", "Faces of the d10s, read 0–9, one per die", faces)),
     h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll"),
     stepRow,
@@ -140,6 +148,7 @@ export function mountAscend(root, ctx) {
   }
 
   function showCurrent() {
+    showOpposed();
     const target = advice?.target;
     const row = (advice?.advice || []).find(matches);
     if (!row) {
@@ -151,22 +160,54 @@ export function mountAscend(root, ctx) {
       row.distribution ? distributionChart(row.distribution, { threshold: advice.required ?? 1, title: "Successes" }) : null);
   }
 
-  async function roll() {
-    const command = { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...query() };
-    if (traitSel.value) command.trait = traitSel.value;
-    if (bgSel.value) command.background = bgSel.value;
-    if (aidSel.value) command.aid = aidSel.value;
-    if (invokes().length) command.invoke = invokes();
+  /** P(win), P(tie), P(lose) of the opposed Test as built (AS-ODDS-2), before anyone rolls. */
+  async function showOpposed() {
+    defender.el.hidden = !opposed.checked;
+    if (!opposed.checked || !defender.ready() || !testedSel.value) { fill(opposedOdds); return; }
+    const s = sheet();
+    const [kind, name] = testedSel.value.split(/:(.*)/s);
+    const rating = Number(((kind === "skill" ? s.skills : s.convictions) || {})[name] ?? 0);
+    const rated = (k, v) => Number((s[k] || {})[v] ?? 0);
+    const invoked = invokes().reduce((sum, n) => sum + Math.max(rated("traits", n), rated("backgrounds", n), rated("aids", n)), 0);
+    const pool = rated("traits", traitSel.value) + rated("backgrounds", bgSel.value) + rated("aids", aidSel.value) + invoked;
     try {
-      const f = parseFaces(faces.value, false);
-      if (f) command.faces = f;
+      const odds = await ctx.table.odds({ kind: "opposed",
+        attacker: { rating, difficulty: Number(difficulty.value) || 0, pool }, defender: defender.numbers() });
+      fill(opposedOdds, h("strong", `Win ${pct(odds.p_win)} · tie ${pct(odds.p_tie)} · lose ${pct(odds.p_lose)}`),
+        ` (${pool}d10 against ${defender.numbers().pool}d10)`);
+    } catch (err) {
+      fill(opposedOdds, `Odds unavailable: ${err.message}`);
+    }
+  }
+
+  /** The attacking side (or the lone Test) as a TestSpec. */
+  function spec() {
+    const out = query();
+    if (traitSel.value) out.trait = traitSel.value;
+    if (bgSel.value) out.background = bgSel.value;
+    if (aidSel.value) out.aid = aidSel.value;
+    if (invokes().length) out.invoke = invokes();
+    const f = parseFaces(faces.value, false);
+    if (f) out.faces = f;
+    return out;
+  }
+
+  async function roll() {
+    let command;
+    try {
+      command = opposed.checked
+        ? { do: "opposed_test", attacker: spec(), defender: defender.spec() }
+        : { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...spec() };
     } catch (err) {
       ctx.say(`Physical dice: ${err.message}`, "error");
       return;
     }
+    if (opposed.checked) delete command.attacker.required;
     if (blind.checked) command.visibility = "gm";
     if (await ctx.send(command)) faces.value = "";
   }
+
+  opposed.addEventListener("change", showOpposed);
 
   heroSel.addEventListener("change", () => { fillHero(); load(); });
   for (const el of [testedSel, difficulty, required]) el.addEventListener("change", load);
@@ -184,6 +225,7 @@ export function mountAscend(root, ctx) {
       const keep = heroSel.value;
       fill(heroSel, heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)));
       if ([...heroSel.options].some((o) => o.value === keep)) heroSel.value = keep;
+      defender.refresh(view, heroSel.value);
       const had = testedSel.value;
       fillHero();
       if (had && [...testedSel.options].some((o) => o.value === had)) testedSel.value = had;

@@ -57,7 +57,11 @@ export function describe(type, d = {}) {
     case "OutcomeNarrated": return `${who(d) ? `${who(d)}: ` : ""}${d.text || "an outcome narrated without dice"}${d.success === undefined || d.success === null ? "" : d.success ? " (success)" : " (failure)"}.`;
     case "HeroAdded": return `${d.hero || d.sheet?.name} joined the table.`;
     case "NarrationAwarded": return `${d.hero} earned exceptional narration: two more Invokes.`;
-    case "OpposedTestDecided": return `Opposed Test decided${d.winner ? `: ${d.winner} won` : ""}${d.tie_rule ? ` (ties: ${d.tie_rule})` : ""}.`;
+    case "OpposedTestDecided": {
+      const score = `${d.attacker_successes} to ${d.defender_successes}`;
+      const winner = d.winning_hero || d.winner;
+      return `Opposed Test, ${d.attacker ?? "attacker"} against ${d.defender ?? "defender"}: ${winner} won, ${score}${d.tie ? ` (a tie goes to the ${d.tie_rule === "reroll" ? "reroll" : d.tie_rule})` : ""}.`;
+    }
     case "ExtendedTestStarted": return `An extended Test began: goal ${d.goal} successes${d.limit ? ` within ${d.limit} Tests` : ""}.`;
     case "ExtendedTestEnded": return `The extended Test ended: ${d.successes}/${d.goal} successes in ${s(d.tests, "Test", "Tests")}${d.reached ? " — goal reached" : " — goal not reached"}.`;
     case "NoteAdded": return `Note: ${d.text}`;
