@@ -1,18 +1,20 @@
 """The game table under load: durable rolls per second against the real server, and their p99 latency.
 
 A real ``talespin serve`` process runs on loopback over SQLite (WAL, ``synchronous=FULL``: every
-acknowledged command is on disk). 50 concurrent clients, each with its own Ascend campaign and hero, send
-``test`` commands (server dice, committed seed) as fast as the answers come back; the same clients also hit
-the bare ``/api/health`` endpoint of the same app. The two loads alternate (5 rounds of 2 s rolls and 1 s
-no-ops) so a change of load on a shared machine affects both; ``table_roll_vs_noop`` is the ratio of the
-two rates. Figures: ``table_roll_rps``, ``table_roll_p99_ms`` (p99 latency of a roll, ms),
-``table_noop_rps``, ``table_roll_vs_noop``, ``table_clients``.
+acknowledged command is on disk). 50 concurrent clients (one asyncio process, a minimal keep-alive
+HTTP/1.1 client each), each with its own Ascend campaign and hero, send ``test`` commands (server dice,
+committed seed) as fast as the answers come back; the same clients also hit the bare ``/api/health``
+endpoint of the same app. The two loads alternate (5 rounds of 2 s rolls and 1 s no-ops) so a change of
+load on a shared machine affects both; ``table_roll_vs_noop`` is the ratio of the two rates. Figures:
+``table_roll_rps``, ``table_roll_p99_ms`` (p99 latency of a roll, ms), ``table_noop_rps``,
+``table_roll_vs_noop``, ``table_clients``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import socket
 import subprocess
@@ -65,39 +67,67 @@ def _start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
-async def _setup(http: httpx.AsyncClient) -> tuple[str, str, int]:
-    made = (await http.post("/api/campaigns", json={"name": "bench", "system": "ascend"})).json()
-    headers = {"Authorization": f"Bearer {made['gm_token']}"}
+class _Connection:
+    """A minimal HTTP/1.1 keep-alive client on one socket, so the clients cost little next to the server."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        if self.reader is None or self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        return status, json.loads(await self.reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def _setup(http: _Connection) -> tuple[str, str, int]:
+    _, made = await http.request("POST", "/api/campaigns", {"name": "bench", "system": "ascend"})
     body = {"command": {"do": "add_character", "sheet": HERO}, "expected_version": made["version"]}
-    added = (await http.post(f"/api/campaigns/{made['id']}/commands", json=body, headers=headers)).json()
+    _, added = await http.request("POST", f"/api/campaigns/{made['id']}/commands", body, made["gm_token"])
     return made["id"], made["gm_token"], int(added["version"])
 
 
 async def _rolls(
-    http: httpx.AsyncClient, campaign: tuple[str, str, int], until: float, latencies: list[float]
-) -> None:
+    http: _Connection, campaign: tuple[str, str, int], until: float, latencies: list[float]
+) -> int:
     campaign_id, token, version = campaign
-    headers = {"Authorization": f"Bearer {token}"}
     while time.perf_counter() < until:
         started = time.perf_counter()
-        response = await http.post(
-            f"/api/campaigns/{campaign_id}/commands",
-            json={"command": TEST, "expected_version": version},
-            headers=headers,
-        )
-        if response.status_code != 200:
-            raise RuntimeError(response.text)
-        version = int(response.json()["version"])
+        body = {"command": TEST, "expected_version": version}
+        status, answer = await http.request("POST", f"/api/campaigns/{campaign_id}/commands", body, token)
+        if status != 200:
+            raise RuntimeError(str(answer))
+        version = int(answer["version"])
         latencies.append(time.perf_counter() - started)
     return version
 
 
-async def _noops(http: httpx.AsyncClient, until: float, latencies: list[float]) -> None:
+async def _noops(http: _Connection, until: float, latencies: list[float]) -> None:
     while time.perf_counter() < until:
         started = time.perf_counter()
-        response = await http.get("/api/health")
-        if response.status_code != 200:
-            raise RuntimeError(response.text)
+        status, answer = await http.request("GET", "/api/health")
+        if status != 200:
+            raise RuntimeError(str(answer))
         latencies.append(time.perf_counter() - started)
 
 
@@ -106,24 +136,30 @@ def _p99(latencies: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
 
 
-async def _measure(url: str) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
-        campaigns = list(await asyncio.gather(*(_setup(http) for _ in range(CLIENTS))))
+async def _measure(port: int) -> dict[str, Any]:
+    connections = [_Connection(port) for _ in range(CLIENTS)]
+    try:
+        campaigns = list(await asyncio.gather(*(_setup(http) for http in connections)))
         rolls: list[float] = []
         noops: list[float] = []
         roll_time = noop_time = 0.0
         for _ in range(ROUNDS):  # interleaved, so a change of load on the machine hits both alike
             started = time.perf_counter()
             versions = await asyncio.gather(
-                *(_rolls(http, c, started + ROLL_SECONDS, rolls) for c in campaigns)
+                *(
+                    _rolls(http, c, started + ROLL_SECONDS, rolls)
+                    for http, c in zip(connections, campaigns, strict=True)
+                )
             )
             roll_time += time.perf_counter() - started
             campaigns = [(c[0], c[1], v) for c, v in zip(campaigns, versions, strict=True)]
             started = time.perf_counter()
-            await asyncio.gather(*(_noops(http, started + NOOP_SECONDS, noops) for _ in range(CLIENTS)))
+            await asyncio.gather(*(_noops(http, started + NOOP_SECONDS, noops) for http in connections))
             noop_time += time.perf_counter() - started
         roll_rate, noop_rate = len(rolls) / roll_time, len(noops) / noop_time
+    finally:
+        for http in connections:
+            http.close()
     return {
         "table_roll_rps": round(roll_rate, 1),
         "table_roll_p99_ms": round(_p99(rolls), 2),
@@ -139,7 +175,7 @@ def run() -> dict[str, float | int | str]:
         port = _free_port()
         server = _start_server(Path(directory) / "bench.db", port)
         try:
-            return asyncio.run(_measure(f"http://127.0.0.1:{port}"))
+            return asyncio.run(_measure(port))
         finally:
             server.send_signal(signal.SIGTERM)
             try:
