@@ -64,17 +64,18 @@ def api_router(service: TableService, hub: Hub) -> APIRouter:
         joined = service.join(campaign_id, body.invite_token, body.name)
         return {"player_token": joined.player_token, "player_id": joined.player_id, "version": joined.version}
 
-    @router.post("/api/campaigns/{campaign_id}/commands", tags=["table"])
-    def command(campaign_id: CampaignId, body: CommandRequest, credentials: Credentials) -> dict[str, Any]:
-        """One command (``{"do": …}``) expected to follow ``expected_version``."""
+    # The table's answers are JSON-ready already: JSONResponse skips a second encoding pass.
+    @router.post("/api/campaigns/{campaign_id}/commands", tags=["table"], response_model=None)
+    def command(campaign_id: CampaignId, body: CommandRequest, credentials: Credentials) -> JSONResponse:
+        """One command (``{"do": …}``) expected to follow ``expected_version``: ``{"version", "events"}``."""
         who = viewer(campaign_id, credentials)
         version, events = service.command(campaign_id, who, body.command, body.expected_version)
-        return {"version": version, "events": events}
+        return JSONResponse({"version": version, "events": events})
 
-    @router.get("/api/campaigns/{campaign_id}/state", tags=["table"])
-    def state(campaign_id: CampaignId, credentials: Credentials) -> dict[str, Any]:
+    @router.get("/api/campaigns/{campaign_id}/state", tags=["table"], response_model=None)
+    def state(campaign_id: CampaignId, credentials: Credentials) -> JSONResponse:
         """The campaign as this token may see it, with its version."""
-        return service.state(campaign_id, viewer(campaign_id, credentials))
+        return JSONResponse(service.state(campaign_id, viewer(campaign_id, credentials)))
 
     @router.get("/api/campaigns/{campaign_id}/events", tags=["table"])
     def events(
