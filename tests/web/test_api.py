@@ -8,11 +8,12 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from table_sheets import ADA, SUSAN, susan_test
 from typer.testing import CliRunner
-from web_support import Campaign, bearer
+from web_support import Campaign, ServerProcess, bearer, free_port
 
 from talespin.cli import app as cli
 from talespin.store.sql import SqlStore
@@ -306,3 +307,24 @@ def test_an_unexpected_error_is_still_json(tmp_path: Path, monkeypatch: pytest.M
         campaign = Campaign.create(client, "ascend")
         response = client.get(f"{campaign.base}/state", headers=bearer(campaign.gm_token))
     assert _error(response, 500)["code"] == "internal"
+
+
+def test_serve_prints_its_url_and_serves_the_pages(tmp_path: Path) -> None:
+    """`talespin serve` says where it listens, serves the pages and the API, and stops cleanly."""
+    server = ServerProcess(tmp_path / "pages.db", free_port())
+    server.start()
+    try:
+        page = httpx.get(f"{server.url}/", timeout=5)
+        assert page.status_code == 200 and "html" in page.headers["content-type"]
+        assert httpx.get(f"{server.url}/api/health", timeout=5).json() == {"status": "ok"}
+    finally:
+        server.stop()
+    assert f"http://127.0.0.1:{server.port}/" in server.output
+    assert (tmp_path / "pages.db").exists()
+
+
+def test_serve_refuses_a_store_it_cannot_open(tmp_path: Path) -> None:
+    """`talespin serve` on a store it cannot open exits 2 with a clear message, never a traceback."""
+    result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path}/missing/dir/x.db"])
+    assert result.exit_code == 2
+    assert "cannot open the store" in result.output and "Traceback" not in result.output

@@ -91,6 +91,7 @@ class ServerProcess:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
+        self.output = ""
 
     def start(self, timeout: float = 30.0) -> None:
         """Start the server and wait until /api/health answers."""
@@ -145,4 +146,5 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
         if self.process.stdout is not None:
+            self.output += self.process.stdout.read().decode(errors="replace")
             self.process.stdout.close()

@@ -26,13 +26,19 @@ def serve(
 ) -> None:
     """Run the game table: the HTTP API, live updates and the browser pages."""
     import uvicorn  # noqa: PLC0415 - the server loads only for this command
+    from sqlalchemy.exc import SQLAlchemyError  # noqa: PLC0415
 
     from ..web import create_app  # noqa: PLC0415
 
-    app = create_app(db)
+    try:
+        app = create_app(db)
+    except (SQLAlchemyError, OSError, ValueError) as error:
+        fail("bad_store", f"cannot open the store {db!r}: {error}", as_json=False)
     shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
     console.print(
-        f"[bold]talespin table[/] on [bold cyan]http://{shown}:{port}/[/]  (store: {db})", highlight=False
+        f"[bold]talespin table[/] on [bold cyan]http://{shown}:{port}/[/]  (store: {db})",
+        highlight=False,
+        soft_wrap=True,
     )
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
