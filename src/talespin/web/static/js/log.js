@@ -93,6 +93,11 @@ export function describeCommand(c = {}) {
   if (["test", "extended_step"].includes(c.do) && c.skill) bits.push(`tests ${c.skill}`);
   if (c.conviction) bits.push(`tests ${c.conviction}`);
   if (c.do === "use_skill") return `use skill — ${actor} uses ${c.skill}`;
+  if (c.do === "opposed_test") {
+    const side = (x) => `${x?.hero ?? "?"} (${x?.skill || x?.conviction || "?"})`;
+    return `opposed test — ${side(c.attacker)} against ${side(c.defender)}${c.attacker?.faces ? ", physical dice" : ""}`;
+  }
+  if (c.do === "extended_test") return `extended test — goal ${c.goal}${c.limit ? ` within ${c.limit} Tests` : ""}`;
   if (Array.isArray(c.skills) && c.skills.length) bits.push(`with ${c.skills.join(", ")}`);
   if (c.target && c.do !== "test") bits.push(`at ${c.target}`);
   if (c.advantage) bits.push(`+${c.advantage} advantage`);

@@ -82,10 +82,11 @@ export function renderIiScene(root, view, role, send = null) {
     enemies);
 }
 
-export function renderPeople(root, view, system, owned, { role = "player", send = null } = {}) {
+export function renderPeople(root, view, system, owned, { role = "player", send = null, players = [] } = {}) {
   const mine = (name) => owned.includes(name);
+  const seated = h("p.small.muted", { id: "players" }, `At the table: the GM${players.length ? `, ${players.join(", ")}` : ""}.`);
   if (system === "ascend") {
-    fill(root, h("h2", "Heroes"), h("ul.triggers", (view.heroes || []).map((hero) => {
+    fill(root, h("h2", "Heroes"), seated, h("ul.triggers", (view.heroes || []).map((hero) => {
       const sh = hero.sheet || hero;
       const items = ["skills", "convictions", "traits", "backgrounds", "aids"]
         .map((k) => Object.entries(sh[k] || {}).map(([n, r]) => `${n} ${r}`).join(", ")).filter(Boolean).join(" · ");
@@ -94,7 +95,7 @@ export function renderPeople(root, view, system, owned, { role = "player", send 
     return;
   }
   const wounds = view.wounds || {};
-  fill(root, h("h2", "Characters"), h("ul.triggers", (view.characters || []).map((c) => {
+  fill(root, h("h2", "Characters"), seated, h("ul.triggers", (view.characters || []).map((c) => {
     const sh = c.sheet || {};
     const talents = (sh.talents || []).map((t) => `${t.name} ${t.level}`).join(", ");
     return h("li", { "data-character": c.name },

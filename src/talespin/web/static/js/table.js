@@ -187,7 +187,7 @@ function render() {
     renderIiScene($("#scene"), view, ctx.role, ctx.send);
     actions.refresh(view, actors());
   }
-  renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, { role: ctx.role, send: ctx.send });
+  renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, { role: ctx.role, send: ctx.send, players: Object.values(ctx.players || {}) });
   if (gm) gm.refresh(view, ctx.undoable, log);
   $("#act").hidden = false;
 }
