@@ -122,3 +122,26 @@ def test_an_exploded_chain_marks_every_die_that_exploded(page: Any) -> None:
         }"""
     )
     assert marked == [True, True, False]
+
+
+def test_the_log_keeps_entries_newest_first_and_strikes_undone_ones(page: Any) -> None:
+    """Events arriving out of order still list newest first; an EntryUndone strikes its entry, once."""
+    result = page.evaluate(
+        """async () => {
+            const { EntryLog } = await import('/js/log.js');
+            const list = document.createElement('ol');
+            const log = new EntryLog(list);
+            const issued = (v, cmd) => ({ version: v, entry: v, type: 'CommandIssued',
+                                          data: { command: cmd, by: 'gm' } });
+            log.add(issued(5, { do: 'note', text: 'b' }));
+            log.add(issued(3, { do: 'note', text: 'a' }));
+            log.add({ version: 4, entry: 3, type: 'NoteAdded', data: { text: 'a' } });
+            log.add(issued(7, { do: 'undo' }));
+            const undo = { version: 8, entry: 7, type: 'EntryUndone', data: { entry: 5, do: 'note' } };
+            log.add(undo);
+            const again = log.add(undo);
+            return { order: [...list.children].map((li) => li.dataset.entry),
+                     undone: [...list.querySelectorAll('li.undone')].map((li) => li.dataset.entry), again };
+        }"""
+    )
+    assert result == {"order": ["7", "5", "3"], "undone": ["5"], "again": False}

@@ -132,7 +132,11 @@ export class EntryLog {
       li = h("li.log-entry", { "data-entry": key, "data-version": ev.version },
         h("div.meta", h("span", `#${ev.entry ?? ev.version}`)), h("div.what"), h("div.events"));
       this.items.set(key, li);
-      this.list.prepend(li);
+      // Newest first, by version, even when an event arrives late (a command's own reply can overtake the feed).
+      const order = Number(ev.entry ?? ev.version);
+      li.dataset.order = String(order);
+      const after = [...this.list.children].find((x) => Number(x.dataset.order) < order);
+      this.list.insertBefore(li, after || null);
     }
     const d = ev.data || {};
     if (ev.type === "CommandIssued") {
