@@ -210,7 +210,7 @@ def test_dice_limits_are_refused(ii: Campaign) -> None:
 
 
 def test_deeply_nested_input_is_422(ii: Campaign) -> None:
-    """Commands, odds queries and sheets nested hundreds or thousands of levels deep are 422, not a crash."""
+    """Commands, odds queries, sheets and variants nested hundreds of levels deep are 422, not a crash."""
     headers = {**bearer(ii.gm_token), "content-type": "application/json"}
     for depth in (40, 600, 5000):
         nested = "[" * depth + "]" * depth
@@ -221,6 +221,8 @@ def test_deeply_nested_input_is_422(ii: Campaign) -> None:
         )
         sheet = '{"sheet": {"name": ' + nested + "}}"
         _error(ii.client.post("/api/systems/ii/validate", content=sheet, headers=headers), 422)
+        variant = '{"name": "x", "system": "ii", "variant": {"dice": ' + nested + "}}"
+        _error(ii.client.post("/api/campaigns", content=variant, headers=headers), 422)
 
 
 def test_unknown_routes_and_methods_are_json(client: TestClient) -> None:

@@ -136,6 +136,7 @@ class TableService:
         variant = {} if variant is None else variant
         if not isinstance(variant, Mapping):
             raise MalformedCommand("variant must be an object of rules-data overrides", path="variant")
+        check_depth(variant, what="variant")
         get_system(canonical).new_state({"variant": dict(variant)})  # refuses a bad variant before storing
         gm_token, invite_token, at = new_token(), new_token(), _now()
         record = CampaignRecord(
