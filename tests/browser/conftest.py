@@ -111,7 +111,10 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any, server: str) -> Iterator[Any]:
-    """A factory of pages, each in its own browser context (its own storage: one person at the table)."""
+    """A factory of pages, each in its own browser context (its own storage: one person at the table).
+
+    After the test, no page may have thrown an uncaught error or fetched anything from outside the app.
+    """
     contexts: list[Any] = []
 
     def make(viewport: dict[str, int] | None = None) -> Any:
@@ -120,14 +123,20 @@ def new_page(browser: Any, server: str) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("request", lambda request: requests.append(request.url))
         return page
 
     errors: list[str] = []
-    make.errors = errors  # type: ignore[attr-defined]
+    requests: list[str] = []
     yield make
     for context in contexts:
         context.close()
     assert not errors, f"uncaught errors in the pages: {errors}"
+    origin = server.replace("http://", "")
+    outside = [
+        url for url in requests if not url.startswith(("data:", "blob:")) and origin not in url.split("/")[2]
+    ]
+    assert not outside, f"the pages fetched from outside the app: {outside}"
 
 
 class Table:
