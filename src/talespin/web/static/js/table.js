@@ -7,7 +7,7 @@ import { canonicalSystem, hashParams, SYSTEM_LABELS, Table } from "./api.js";
 import { verifySeed } from "./fairness.js";
 import { mountGm } from "./gm.js";
 import { LiveFeed } from "./live.js";
-import { EntryLog } from "./log.js";
+import { describe, EntryLog } from "./log.js";
 import { renderIiScene, renderPeople } from "./scene.js";
 import { $, copyButton, fill, h, toast } from "./ui.js";
 
@@ -54,7 +54,11 @@ ctx.send = async (command) => {
     try {
       const res = await table.command(command, ctx.version);
       ctx.version = Math.max(ctx.version, Number(res.version ?? ctx.version));
-      if (Array.isArray(res.events)) addEvents(res.events);
+      if (Array.isArray(res.events)) {
+        addEvents(res.events);
+        const rolled = res.events.filter((e) => /Rolled$|Decided$/.test(e.type));
+        if (rolled.length) say(rolled.map((e) => describe(e.type, e.data)).join(" "));
+      }
       scheduleRefresh();
       return true;
     } catch (err) {
