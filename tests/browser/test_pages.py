@@ -146,3 +146,27 @@ def test_every_text_on_the_pages_meets_wcag_aa_contrast(new_page: Any, table: An
     gm.click("#gm-complex")
     expect(gm.locator("#stat-obstruction")).to_contain_text("20")
     assert gm.evaluate(LOW_CONTRAST) == []
+
+
+def test_a_campaign_plays_the_rules_variant_written_on_the_start_page(new_page: Any) -> None:
+    """A YAML variant typed at creation changes the rules the table plays and the odds it shows."""
+    # rule: II-SIMPLE-2
+    gm = new_page()
+    gm.goto("/")
+    gm.fill("#campaign-name", "House rules")
+    gm.click("#create-card details summary")
+    gm.fill("#campaign-variant", "crisis:\n  auto: 5   # a harsher automatic pass\n")
+    gm.click("#create-button")
+    gm.click("#open-table")
+    expect(gm.locator("#variant")).to_contain_text("variant")
+    gm.locator('details.gm-group[data-group="Notes and cast"] > summary').click()
+    gm.click("details.gm-group[data-group='Notes and cast'] details summary")
+    sheet = {
+        "name": "Ortiz",
+        "abilities": {"fortitude": 2, "perseverance": 2, "nimbleness": 2},
+        "talents": [],
+    }
+    gm.fill("#gm-sheet", json.dumps(sheet))
+    gm.click("#gm-add-character")
+    gm.click("#start-scene")
+    expect(gm.locator('#choices .action[data-choice="auto"]')).to_contain_text("+5 Crisis")

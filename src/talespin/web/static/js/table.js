@@ -38,6 +38,7 @@ function readState(res) {
     player: res.player_id ? players[res.player_id] : null,
     seeds: res.seeds || [],
     undoable: res.undoable ?? null,
+    variant: res.variant || {},
     inviteLink: res.invite_link || null,
   };
 }
@@ -140,7 +141,7 @@ async function refresh() {
   }
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable });
+  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant });
   if (first) setup(s);
   render();
   renderFairness(s.seeds);
@@ -192,6 +193,10 @@ function render() {
     actions.refresh(view, actors());
   }
   renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, { role: ctx.role, send: ctx.send, players: Object.values(ctx.players || {}) });
+  if (Object.keys(ctx.variant || {}).length) {
+    $("#people").append(h("details", { id: "variant" }, h("summary", "This campaign plays a rules variant"),
+      h("pre.small.mono", JSON.stringify(ctx.variant, null, 2))));
+  }
   if (gm) gm.refresh(view, ctx.undoable, log);
   $("#act").hidden = false;
 }
