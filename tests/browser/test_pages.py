@@ -170,3 +170,20 @@ def test_a_campaign_plays_the_rules_variant_written_on_the_start_page(new_page: 
     gm.click("#gm-add-character")
     gm.click("#start-scene")
     expect(gm.locator('#choices .action[data-choice="auto"]')).to_contain_text("+5 Crisis")
+
+
+def test_names_are_shown_as_text_never_as_markup(new_page: Any, table: Any) -> None:
+    """A campaign or player name that looks like HTML is printed literally and never becomes an element."""
+    name = '<img src="x" onerror="window.hacked = 1">'
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, name, "ascend")
+    gm.goto(gm_link)
+    expect(gm.locator("#campaign-name")).to_have_text(name)
+    player = new_page()
+    table.join(player, invite, name)
+    player.click("#skip-link")
+    expect(gm.locator("#players")).to_contain_text(name)
+    expect(gm.locator("#log")).to_contain_text(f"{name} joined the table.")
+    for page in (gm, player):
+        assert page.locator("img").count() == 0
+        assert page.evaluate("window.hacked") is None
