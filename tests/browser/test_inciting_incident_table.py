@@ -94,6 +94,7 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
     table.open_gm_group(gm, "Notes and cast")
     gm.fill("#gm-note", SECRET_NOTE)
     gm.click("#gm-add-note")
+    expect(gm.locator("#notes")).to_contain_text(SECRET_NOTE)
     gm.fill("#gm-obstruction", "30")
     gm.fill("#gm-attempts", "2")
     gm.click("#gm-complex")

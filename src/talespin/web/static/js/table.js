@@ -39,6 +39,7 @@ function readState(res) {
     seeds: res.seeds || [],
     undoable: res.undoable ?? null,
     variant: res.variant || {},
+    notes: res.notes || [],
     inviteLink: res.invite_link || null,
   };
 }
@@ -141,7 +142,7 @@ async function refresh() {
   }
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant });
+  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant, notes: s.notes });
   if (first) setup(s);
   render();
   renderFairness(s.seeds);
@@ -193,6 +194,10 @@ function render() {
     actions.refresh(view, actors());
   }
   renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, { role: ctx.role, send: ctx.send, players: Object.values(ctx.players || {}) });
+  if (ctx.notes?.length) {
+    $("#people").append(h("h3", "Notes"), h("ul.triggers", { id: "notes" }, ctx.notes.map((n) => h("li",
+      n.text, n.visibility === "gm" ? h("span.badge.gm", "GM only") : null, h("span.small.muted", nameOf(n.by))))));
+  }
   if (Object.keys(ctx.variant || {}).length) {
     $("#people").append(h("details", { id: "variant" }, h("summary", "This campaign plays a rules variant"),
       h("pre.small.mono", JSON.stringify(ctx.variant, null, 2))));
