@@ -17,6 +17,7 @@ from ..systems.ascend import default_rules, extended_odds, load_rules, opposed_o
 from ..systems.ascend.rolling import roll_faces
 from .ascend_files import parse_faces
 from .output import BadInput, console, emit, guarded
+from .output import percent as shared_percent
 
 __all__ = ["DifficultyOpt", "JsonOpt", "RequiredOpt", "SeedOpt", "percent", "register"]
 
@@ -53,8 +54,8 @@ def _required(required: int | None) -> int:
 
 
 def percent(value: float) -> str:
-    """A probability as a percentage with two decimals."""
-    return f"{value:.2%}"
+    """A probability as a percentage with two decimals, never rounded to a false certainty."""
+    return shared_percent(value, 2)
 
 
 def odds(

@@ -23,7 +23,7 @@ from ..systems.inciting_incident.chances import action_crisis, roll_crisis
 from ..systems.inciting_incident.rolls import RollSpec, make_roll
 from ..systems.inciting_incident.script import run_script
 from ..systems.inciting_incident.sheet import Character
-from .output import EXIT_INVALID, BadInput, console, emit, fraction, guarded
+from .output import EXIT_INVALID, BadInput, console, emit, fraction, guarded, percent
 
 __all__ = ["app", "parse_faces", "read_document"]
 
@@ -190,12 +190,12 @@ def table(
                 ) from None
 
         def render() -> None:
-            shown = Table(title=f"P(total ≥ {grid.against})")
+            shown = Table(title=f"P(total ≥ {grid.against}) in %, by Talent level and base d6 count")
             shown.add_column("level")
             for d in grid.dice:
                 shown.add_column(f"{d}d6", justify="right")
             for level, row in zip(grid.levels, grid.p_success, strict=True):
-                shown.add_row(str(level), *(f"{float(p):.1%}" for p in row))
+                shown.add_row(str(level), *(percent(p, sign=False) for p in row))
             console.print(shown)
             if plot is not None:
                 console.print(f"heatmap written to {escape(str(plot))}")
