@@ -11,6 +11,16 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 
+TOM = """\
+name: Tom
+skills: {Lore: 4}
+convictions: {Never again: 2}
+traits: {Wits: 3}
+backgrounds: {Exorcist: 2}
+aids: {Soul Blade: 3}
+"""
+
+
 def _rating(page: Any, kind: str, row: int, name: str, rating: str) -> None:
     """Type a name and a rating into row ``row`` of one kind of the hero form, adding the row if needed."""
     rows = page.locator(f'fieldset[data-kind="{kind}"] .sheet-row')
@@ -77,6 +87,19 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     expect(gm.locator("#stat-extended")).to_contain_text("4/4", timeout=2000)
     expect(susan.locator("#stat-extended")).to_contain_text("goal reached")
 
+    # A second player imports a YAML hero and rolls a Test with server dice: it reaches the GM within 2 s.
+    tom = new_page()
+    table.join(tom, invite, "Tom")
+    table.import_sheet(tom, TOM)
+    expect(tom.locator("#sheet-status")).to_contain_text("follows every rule")
+    table.add_to_table(tom)
+    expect(tom.locator("#advice tbody tr").first).to_contain_text("%")
+    tom.locator("#advice tbody tr").first.locator("button").click()
+    tom.click("#roll-test")
+    expect(gm.locator('#log li[data-actor="Tom"] .event[data-type="TestRolled"]')).to_have_count(
+        1, timeout=2000
+    )
+
     # An opposed Test against the GM's adversary, with the chance to win shown before the roll.
     # rule: AS-OPP-1, AS-ODDS-2, AS-HERO-1
     table.open_gm_group(gm, "Notes and cast")
@@ -84,7 +107,7 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     gm.fill("#gm-sheet", "{name: Ghoul, skills: {Athletics: 2}, traits: {Strength: 2}}")
     gm.click("#gm-add-character")
     susan.check("#opposed")
-    expect(susan.locator("#defender")).to_have_value("Ghoul")
+    susan.select_option("#defender", "Ghoul")
     susan.select_option("#defender-trait", "Strength")
     expect(susan.locator("#opposed-odds")).to_contain_text(re.compile(r"Win \d+% · tie \d+% · lose \d+%"))
     expect(susan.locator("#opposed-odds")).to_contain_text("6d10 against 2d10")
