@@ -5,8 +5,9 @@ from __future__ import annotations
 import doctest
 from fractions import Fraction
 
-from talespin.cli import output
-from talespin.cli.output import fraction, percent
+from talespin import text
+from talespin.cli.output import fraction
+from talespin.text import percent
 
 
 def test_percent_never_rounds_to_a_false_certainty() -> None:
@@ -33,4 +34,4 @@ def test_fraction_is_lowest_terms() -> None:
 
 def test_doctests() -> None:
     """The examples in the module's docstrings are true."""
-    assert doctest.testmod(output).failed == 0
+    assert doctest.testmod(text).failed == 0

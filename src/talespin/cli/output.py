@@ -20,6 +20,7 @@ from rich.console import Console
 
 from ..dice import DiceError
 from ..systems import RulesError
+from ..text import percent
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -55,26 +56,6 @@ class BadInput(Exception):
 def fraction(p: Fraction) -> str:
     """An exact probability as the contract writes it: ``"numerator/denominator"`` in lowest terms."""
     return f"{p.numerator}/{p.denominator}"
-
-
-def percent(p: Fraction | float, digits: int = 1, *, sign: bool = True) -> str:
-    """A probability for people, never rounded to a certainty it is not.
-
-    >>> percent(Fraction(1999, 2000)), percent(1), percent(Fraction(1, 3), sign=False)
-    ('>99.9%', '100%', '33.3')
-    """
-    suffix = "%" if sign else ""
-    if p >= 1:
-        return f"100{suffix}"
-    if p <= 0:
-        return f"0{suffix}"
-    step = 10.0**-digits
-    shown = round(float(p) * 100, digits)
-    if shown >= 100:
-        return f">{100 - step:.{digits}f}{suffix}"
-    if shown <= 0:
-        return f"<{step:.{digits}f}{suffix}"
-    return f"{shown:.{digits}f}{suffix}"
 
 
 def emit(payload: Mapping[str, Any], as_json: bool, render: Callable[[], None]) -> None:

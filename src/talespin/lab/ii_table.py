@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from ..dice.fast import exploding_die_array, pool_total_array, sum_arrays
 from ..systems.inciting_incident import Rules, default_rules, final_d6, roll_chances
+from ..text import percent
 
 __all__ = ["OddsGrid", "fast_grid", "odds_grid", "plot_grid"]
 
@@ -112,9 +113,8 @@ def plot_grid(grid: OddsGrid, path: str | Path) -> Path:
     ax.set_title(f"Inciting Incident: P(total ≥ {grid.against})")
     for y, row in enumerate(values):
         for x, p in enumerate(row):
-            ax.text(
-                x, y, f"{p:.0%}", ha="center", va="center", color="white" if p < 0.6 else "black", fontsize=8
-            )
+            shade = "white" if p < 0.6 else "black"
+            ax.text(x, y, percent(p, 0), ha="center", va="center", color=shade, fontsize=8)
     fig.colorbar(image, ax=ax, label="P(success)")
     fig.tight_layout()
     fig.savefig(out)
