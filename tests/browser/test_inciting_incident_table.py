@@ -232,7 +232,7 @@ GUARD = {
 
 def test_a_conflict_shows_the_flow_of_battle_and_attack_odds(new_page: Any, table: Any) -> None:
     """In a conflict a player sees attack odds against the chosen defence, and the Flow moves after a hit."""
-    # rule: II-FLOW-1, II-FLOW-2, II-FLOW-3, II-CHAR-8
+    # rule: II-FLOW-1, II-FLOW-2, II-FLOW-3, II-FLOW-4, II-CHAR-8
     gm = new_page()
     gm_link, invite = table.create_campaign(gm, "Skirmish", "inciting-incident")
     gm.goto(gm_link)
@@ -258,6 +258,8 @@ def test_a_conflict_shows_the_flow_of_battle_and_attack_odds(new_page: Any, tabl
     attack.locator("button.act").click()
     expect(gm.locator("#stat-flow")).to_contain_text("+20", timeout=2000)
     expect(bea.locator('#choices .action[data-do="decisive_attack"]')).to_contain_text("vs 10")
+    gm.click("#gm-yield-enemies")
+    expect(bea.locator("#log")).to_contain_text("the characters won", timeout=2000)
 
 
 PILOT_WITH_SKILLS = {

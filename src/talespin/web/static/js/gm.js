@@ -56,6 +56,8 @@ export function mountGm(root, ctx) {
     ii ? h("div.row", h("label", "Kind", kind), h("label", "Difficulty (d6)", difficulty), h("label", "Location", location)) : null,
     ii ? h("div", h("h3", "Triggers"), triggerRows,
       h("button.secondary.small", { type: "button", id: "add-trigger-row", onclick: () => triggerRow(triggerRows) }, "Add a Trigger")) : null,
+    ii ? null : h("p.small.muted", "Ascend has no scenes in its rules. Starting or ending one here reveals the dice seed "
+      + "used so far and commits to a new one, so every roll before it can be checked."),
     h("div.row",
       h("button.gm", { type: "button", id: "start-scene", onclick: startScene }, "Start the scene"),
       h("button.secondary", { type: "button", id: "end-scene", onclick: () => send({ do: "end_scene" }) }, "End the scene")));
@@ -114,7 +116,9 @@ export function mountGm(root, ctx) {
         try { list = parseLoose(enemies.value); } catch (err) { ctx.say(err.message, "error"); return; }
         return send({ do: "start_conflict", enemies: Array.isArray(list) ? list : [list] });
       } }, "Start the conflict"),
-      h("button.secondary", { type: "button", id: "gm-end-conflict", onclick: () => send({ do: "end_conflict" }) }, "End the conflict"))) : null;
+      h("button.secondary", { type: "button", id: "gm-end-conflict", onclick: () => send({ do: "end_conflict" }) }, "End the conflict"),
+      h("button.secondary", { type: "button", id: "gm-yield-enemies", onclick: () => send({ do: "yield", side: "enemies" }) }, "The opposition yields"),
+      h("button.secondary", { type: "button", id: "gm-yield-characters", onclick: () => send({ do: "yield", side: "characters" }) }, "The characters yield"))) : null;
 
   // Notes, characters, undo.
   const undoButton = h("button.danger", { type: "button", id: "gm-undo", onclick: () => send({ do: "undo" }) }, "Undo the last entry");
