@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from .errors import MalformedCommand
 
-__all__ = ["apply_variant", "merge_variant", "read_rules_file"]
+__all__ = ["RulesSource", "apply_variant", "merge_variant", "read_rules_file"]
 
 RulesT = TypeVar("RulesT", bound=BaseModel)
 
@@ -62,3 +62,37 @@ def apply_variant(model: type[RulesT], base: Mapping[str, Any], variant: object)
         raise MalformedCommand(
             f"variant key {path!r}: {first['msg']}", code="bad_variant", path=path
         ) from None
+
+
+class RulesSource(Generic[RulesT]):
+    """A system's shipped rules file and its model: the default rules, loaded once, or a variant of them.
+
+    >>> from talespin.systems.ascend.rules import Rules
+    >>> source = RulesSource(Rules, "talespin.systems.ascend")
+    >>> source.load({"required": {"default": 2}}).required.default
+    2
+    """
+
+    def __init__(self, model: type[RulesT], package: str) -> None:
+        self._model = model
+        self._package = package
+        self._base: dict[str, Any] | None = None
+        self._default: RulesT | None = None
+
+    def base(self) -> dict[str, Any]:
+        """The rules file as parsed (read on first use)."""
+        if self._base is None:
+            self._base = read_rules_file(self._package)
+        return self._base
+
+    def default(self) -> RulesT:
+        """The rules as shipped."""
+        if self._default is None:
+            self._default = self._model.model_validate(self.base())
+        return self._default
+
+    def load(self, variant: object = None) -> RulesT:
+        """The rules with a campaign's ``variant`` overrides applied and checked (none: the default)."""
+        if variant is None or (isinstance(variant, Mapping) and not variant):
+            return self.default()
+        return apply_variant(self._model, self.base(), variant)

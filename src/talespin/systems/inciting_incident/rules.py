@@ -15,12 +15,11 @@ Unknown keys are refused with a :class:`~talespin.systems.errors.MalformedComman
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from ..rules_data import apply_variant, read_rules_file
+from ..rules_data import RulesSource
 
 __all__ = ["Rules", "default_rules", "load_rules"]
 
@@ -183,19 +182,14 @@ class Rules(_Frozen):
     conflict: ConflictRules
 
 
-@cache
-def _base_data() -> dict[str, Any]:
-    return read_rules_file(__package__ or __name__.rpartition(".")[0])
+_SOURCE = RulesSource(Rules, __name__.rpartition(".")[0])
 
 
 def load_rules(variant: Mapping[str, Any] | None = None) -> Rules:
     """The rules data, with a campaign's ``variant`` overrides applied and checked."""
-    if variant is None or (isinstance(variant, Mapping) and not variant):
-        return default_rules()
-    return apply_variant(Rules, _base_data(), variant)
+    return _SOURCE.load(variant)
 
 
-@cache
 def default_rules() -> Rules:
     """The rules data as shipped (loaded once)."""
-    return Rules.model_validate(_base_data())
+    return _SOURCE.default()
