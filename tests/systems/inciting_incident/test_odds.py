@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from fractions import Fraction
@@ -10,8 +11,8 @@ from typing import Any
 import icepool
 import pytest
 
-from talespin.dice import roll_pool
-from talespin.systems import get_system
+from talespin.dice import pool_total, roll_pool
+from talespin.systems import MalformedCommand, get_system
 from talespin.systems.inciting_incident import default_rules, expected_reduction, roll_chances
 
 RULES = default_rules()
@@ -191,3 +192,80 @@ def test_state_odds_for_recreation_and_ability_rolls(h: Any) -> None:
     ability = get_system("ii").odds(state, {"character": "Bram", "situation": "ability_roll"})
     assert [c["ability"] for c in ability["choices"]] == ["fortitude", "perseverance", "nimbleness"]
     assert ability["choices"][0]["talent_dice"] == ["d6", "d6"]
+
+
+def _direct(
+    d6: int, dice: tuple[int, ...], against: int, *, extra: int, obstruction: int = 0, bonus: int = 0
+):
+    """P(success), E[Crisis] and E[reduction] summed outcome by outcome from the capped distribution."""
+    cap = max(against, 20 + obstruction)
+    dist = pool_total([6] * d6 + list(dice), cap)
+    p = sum((q for t, q in dist.items() if t >= against), Fraction(0))
+    crisis = sum(
+        (q * max(0, (2 if t >= against else max(2, against - t)) + extra) for t, q in dist.items()),
+        Fraction(0),
+    )
+    reduction = sum((q * min(obstruction, t - 20 + bonus) for t, q in dist.items() if t >= 20), Fraction(0))
+    return p, crisis, reduction
+
+
+def test_state_odds_count_every_effect_of_ticked_skills(h: Any) -> None:
+    """Ticked modifier Skills' Advantage, Disadvantage, Crisis and Obstruction effects all enter the odds."""
+    # rule: II-SKILL-1 II-SKILL-2 II-ODDS-1 II-ODDS-2
+    sheet = json.loads(json.dumps(h.ADA))
+    sheet["talents"][0]["skills"].append(
+        {"name": "Risky Dive", "cost": 5, "kind": "modifier", "effects": {"crisis": 3, "obstruction": 4}}
+    )
+    sheet["talents"][0]["skills"].append(
+        {"name": "Heavy Load", "cost": 1, "kind": "modifier", "effects": {"disadvantage": 1}}
+    )
+    setup = {"characters": [sheet, h.BRAM], "rising_tension": 5}
+    state, _ = h.run([h.ACTION, {"do": "complex_obstacle", "obstruction": 14, "attempts": 2}], setup=setup)
+    system = get_system("ii")
+    ticked = ["Barrel Roll", "Risky Dive", "Steady Hands"]
+    answer = system.odds(state, {"character": "Ada", "skills": ticked})
+    piloting = next(c for c in answer["choices"] if c.get("talent") == "Piloting")
+    # Barrel Roll: Advantage 2 → 6d6; crisis +3 (Risky Dive) −1 (Steady Hands); Obstruction +4 on success.
+    p, crisis, reduction = _direct(6, (6, 6), 20, extra=2, obstruction=14, bonus=4)
+    assert piloting["d6"] == 6 and piloting["skills"] == ticked
+    assert piloting["p_success_exact"] == _frac(p)
+    assert piloting["expected_crisis_exact"] == _frac(crisis)
+    assert piloting["expected_obstruction_reduction_exact"] == _frac(reduction)
+    decisive = next(c for c in answer["decisive"] if c["talent"] == "Piloting")
+    p, crisis, _ = _direct(6, (6, 6), 14, extra=2)
+    assert decisive["p_success_exact"] == _frac(p) and decisive["expected_crisis_exact"] == _frac(crisis)
+    other = next(c for c in answer["choices"] if c.get("talent") == "Quickdraw")
+    assert other["d6"] == 5 and "skills" not in other  # another Talent's Skills do not apply to it
+    slowed = system.odds(state, {"character": "Ada", "skills": ["Heavy Load"], "advantage": 1})
+    row = next(c for c in slowed["choices"] if c.get("talent") == "Piloting")
+    p, crisis, _ = _direct(5, (6, 6), 20, extra=0, obstruction=14)
+    assert (
+        row["d6"] == 5
+        and row["p_success_exact"] == _frac(p)
+        and row["expected_crisis_exact"] == _frac(crisis)
+    )
+
+
+def test_state_odds_with_skills_match_the_engine_crisis(h: Any) -> None:
+    """The expected Crisis shown with a Skill ticked is the mean of what the engine adds for each outcome."""
+    # rule: II-SKILL-2 II-SIMPLE-3
+    state, _ = h.run([h.ACTION])
+    answer = get_system("ii").odds(state, {"character": "Ada", "skills": ["Steady Hands"]})
+    piloting = next(c for c in answer["choices"] if c.get("talent") == "Piloting")
+    p, crisis, _ = _direct(5, (6, 6), 20, extra=-1)
+    assert piloting["p_success_exact"] == _frac(p) and piloting["expected_crisis_exact"] == _frac(crisis)
+    # A success adds 2 − 1 = 1 Crisis in the engine too.
+    success = [[6, 6, 6, 2], [1], [1], [1], [1], [1], [1]]
+    command = {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "skills": ["Steady Hands"]}
+    _, events = h.run([h.ACTION, {**command, "faces": success}])
+    assert h.last(events, "CrisisRaised").data["amount"] == 1
+
+
+def test_state_odds_refuse_unknown_or_advanced_skills(h: Any) -> None:
+    """A Skill the character lacks, or an advanced one, is refused in an odds query with a clear error."""
+    # rule: II-SKILL-1
+    state, _ = h.run([h.ACTION])
+    with pytest.raises(MalformedCommand, match="no Skill"):
+        get_system("ii").odds(state, {"character": "Ada", "skills": ["Nope"]})
+    with pytest.raises(MalformedCommand, match="advanced"):
+        get_system("ii").odds(state, {"character": "Bram", "skills": ["Calm Voice"]})
