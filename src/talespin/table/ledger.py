@@ -25,6 +25,7 @@ TABLE_EVENTS: Final = frozenset(
     {
         "CampaignCreated",
         "PlayerJoined",
+        "InviteRenewed",
         "CommandIssued",
         "NoteAdded",
         "EntryUndone",
@@ -209,7 +210,7 @@ class Ledger:
         self._attach(stored)
 
     def _attach(self, stored: StoredEvent) -> None:
-        if stored.type in {"CampaignCreated", "PlayerJoined"} or not self.entries:
+        if stored.type in {"CampaignCreated", "PlayerJoined", "InviteRenewed"} or not self.entries:
             return
         current = self.entries[-1]
         if stored.type != "CommandIssued" or current.version == stored.version:

@@ -29,7 +29,7 @@ from ..store.port import (
 from ..systems import MalformedCommand, get_system
 from .auth import Viewer, hash_token, new_id, new_token, token_matches
 from .commands import decide, first_events
-from .errors import CampaignNotFound, StaleVersion, Unauthorized
+from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
 from .shape import check_depth
@@ -145,12 +145,40 @@ class TableService:
         stored = self.store.create_campaign(record, first_events(name, canonical, variant, self._seeds()), at)
         return CreatedCampaign(record.id, gm_token, invite_token, stored[-1].version)
 
-    def join(self, campaign_id: str, invite_token: Any, name: Any) -> Joined:
-        """A player joins by the campaign's invite token."""
+    @staticmethod
+    def _invite_hash(campaign: _Campaign) -> str:
+        """The invite token in force: the newest ``InviteRenewed``, else the one made with the campaign."""
+        for stored in reversed(campaign.ledger.log):
+            if stored.type == "InviteRenewed":
+                return str(stored.data["invite_token_hash"])
+        return campaign.record.invite_token_hash
+
+    def renew_invite(self, campaign_id: str, viewer: Viewer) -> str:
+        """A fresh invite token for the GM (returned once): the old invite stops working, players' do not."""
+        if not viewer.is_gm:
+            raise Forbidden("only the GM may make a new invite link")
         campaign = self._campaign(campaign_id)
-        if not isinstance(invite_token, str) or not token_matches(
-            invite_token, campaign.record.invite_token_hash
-        ):
+        token = new_token()
+        new = [NewEvent("InviteRenewed", {"invite_token_hash": hash_token(token)}, "gm")]
+        with campaign.lock:
+            for _ in range(5):
+                try:
+                    stored = self.store.append(campaign_id, campaign.ledger.version, new, _now())
+                    break
+                except VersionConflict:
+                    self._catch_up(campaign)
+            else:
+                raise StaleVersion("the campaign kept changing; try again")
+            self._apply(campaign, stored)
+        return token
+
+    def join(self, campaign_id: str, invite_token: Any, name: Any) -> Joined:
+        """A player joins by the campaign's invite token (the newest one the GM made)."""
+        campaign = self._campaign(campaign_id)
+        if isinstance(invite_token, str) and not token_matches(invite_token, self._invite_hash(campaign)):
+            with campaign.lock:
+                self._catch_up(campaign)  # the GM may have renewed it through another process
+        if not isinstance(invite_token, str) or not token_matches(invite_token, self._invite_hash(campaign)):
             raise Unauthorized("the invite token does not match this campaign")
         name = _name(name, "name")
         token, at = new_token(), _now()

@@ -64,6 +64,12 @@ def api_router(service: TableService, hub: Hub) -> APIRouter:
         joined = service.join(campaign_id, body.invite_token, body.name)
         return {"player_token": joined.player_token, "player_id": joined.player_id, "version": joined.version}
 
+    @router.post("/api/campaigns/{campaign_id}/invite", status_code=201, tags=["campaigns"])
+    def invite(campaign_id: CampaignId, credentials: Credentials) -> dict[str, Any]:
+        """The GM's fresh invite token and link; the previous invite stops working, players keep theirs."""
+        token = service.renew_invite(campaign_id, viewer(campaign_id, credentials))
+        return {"invite_token": token, "invite_link": f"/join.html#campaign={campaign_id}&invite={token}"}
+
     # The table's answers are JSON-ready already: JSONResponse skips a second encoding pass.
     @router.post("/api/campaigns/{campaign_id}/commands", tags=["table"], response_model=None)
     def command(campaign_id: CampaignId, body: CommandRequest, credentials: Credentials) -> JSONResponse:
