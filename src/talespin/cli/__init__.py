@@ -7,9 +7,15 @@ Errors become exit codes in one place, :mod:`.output`.
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Sequence
+
 import typer
+from rich.markup import escape
 
 from . import ascend_commands, dice_commands, ii_commands, table_commands
+from .output import EXIT_BAD_INPUT, error_console
 
 __all__ = ["app", "main"]
 
@@ -26,6 +32,24 @@ app.add_typer(ascend_commands.app, name="ascend")
 table_commands.register(app)
 
 
-def main() -> None:
-    """Entry point of the ``talespin`` console script."""
-    app()
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``talespin`` console script.
+
+    With ``--json`` anywhere on the line, a usage error (a missing argument, an option that is not a whole
+    number, a value out of its range) is still one JSON document on stdout, ``{"error": {"code":
+    "bad_usage", "message"}}``, with exit code 2; without it, Typer prints its usual help box.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--json" not in args:
+        app(args=args)
+        return
+    try:
+        code = app(args=args, standalone_mode=False)
+    except typer.TyperException as error:
+        message = error.format_message()
+        sys.stdout.write(json.dumps({"error": {"code": "bad_usage", "message": message}}) + "\n")
+        error_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+        sys.exit(EXIT_BAD_INPUT)
+    except typer.Abort:
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -15,7 +15,7 @@ import yaml
 
 from .output import BadInput
 
-__all__ = ["Document", "parse_faces", "read_document"]
+__all__ = ["MAX_DEPTH", "Document", "parse_faces", "read_document"]
 
 
 class Document:
@@ -83,20 +83,54 @@ def _json_repeats(text: str) -> tuple[Any, list[str]]:
     return data, [_child(paths.get(owner, ""), key) for owner, key in repeats]
 
 
+MAX_DEPTH = 64
+"""Mappings and lists may nest at most this deep in a sheet or script (real ones nest about 5 deep)."""
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether ``data`` nests mappings and lists deeper than :data:`MAX_DEPTH` (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(node, dict):
+            stack.extend((value, depth + 1) for value in node.values())
+        elif isinstance(node, list):
+            stack.extend((item, depth + 1) for item in node)
+    return False
+
+
 def read_document(path: Path) -> Document:
-    """A YAML or JSON file with its repeated keys, or BadInput (exit 2) when it cannot be read or parsed."""
+    """A YAML or JSON file with its repeated keys, or BadInput (exit 2) when it cannot be read or parsed.
+
+    A file that is not UTF-8 text, or whose mappings and lists nest deeper than :data:`MAX_DEPTH`, is
+    refused the same way (never a traceback).
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise BadInput(f"cannot read {path}: {error.strerror or error}", code="unreadable_file") from None
     except UnicodeDecodeError:
         raise BadInput(f"cannot read {path}: it is not UTF-8 text", code="unreadable_file") from None
+    too_deep = BadInput(
+        f"cannot parse {path}: mappings and lists may nest at most {MAX_DEPTH} deep", code="unparsable_file"
+    )
     try:
         if path.suffix.lower() == ".json":
-            return Document(*_json_repeats(text))
-        return Document(yaml.safe_load(text), _yaml_repeats(yaml.compose(text, Loader=yaml.SafeLoader)))
+            document = Document(*_json_repeats(text))
+        else:
+            data = yaml.safe_load(text)
+            if _too_deep(data):
+                raise too_deep
+            document = Document(data, _yaml_repeats(yaml.compose(text, Loader=yaml.SafeLoader)))
     except (yaml.YAMLError, json.JSONDecodeError) as error:
         raise BadInput(f"cannot parse {path}: {error}", code="unparsable_file") from None
+    except RecursionError:
+        raise too_deep from None
+    if _too_deep(document.data):
+        raise too_deep
+    return document
 
 
 def parse_faces(text: str) -> list[int]:

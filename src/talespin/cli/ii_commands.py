@@ -12,17 +12,18 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 from rich.markup import escape
 from rich.table import Table
 
 from ..dice import Rng
 from ..lab import odds_grid, plot_grid
 from ..systems.inciting_incident import SYSTEM, default_rules, final_d6, roll_chances
+from ..systems.inciting_incident import rule_ids as ids
 from ..systems.inciting_incident.chances import action_crisis, roll_crisis
 from ..systems.inciting_incident.rolls import RollSpec, make_roll
 from ..systems.inciting_incident.script import run_script
 from ..systems.inciting_incident.sheet import Character
+from . import ascend_files as files
 from .output import EXIT_INVALID, BadInput, console, emit, fraction, guarded, percent
 
 __all__ = ["app", "parse_faces", "read_document"]
@@ -43,15 +44,8 @@ AbilityOpt = Annotated[
 
 
 def read_document(path: Path) -> Any:
-    """A YAML or JSON file, or BadInput (exit 2) when it cannot be read or parsed."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"cannot read {path}: {error.strerror or error}", code="unreadable_file") from None
-    try:
-        return json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as error:
-        raise BadInput(f"cannot parse {path}: {error}", code="unparsable_file") from None
+    """A YAML or JSON file, or BadInput (exit 2) when it cannot be read, decoded or parsed."""
+    return files.read_document(path).data
 
 
 def parse_faces(text: str) -> list[list[int]]:
@@ -78,12 +72,24 @@ def _level(talent: int | None, ability: int | None) -> tuple[str, int]:
     return kind, level
 
 
+def _base_d6(dice: int) -> int:
+    """``--dice`` checked like a scene's difficulty (II-ROLL-5): the rules' span of base d6 counts."""
+    span = default_rules().roll.difficulty
+    if not span.min <= dice <= span.max:
+        raise BadInput(
+            f"--dice (the base d6 count) must lie between {span.min} and {span.max}, got {dice}",
+            code="bad_dice",
+            rule=ids.ROLL_5,
+        )
+    return dice
+
+
 def _odds_payload(
     level: int, dice: int, advantage: int, disadvantage: int, against: int | None
 ) -> dict[str, Any]:
     rules = default_rules()
     target = rules.roll.target if against is None else against
-    d6 = final_d6(dice, advantage, disadvantage, rules)
+    d6 = final_d6(_base_d6(dice), advantage, disadvantage, rules)
     chances = roll_chances(d6, rules.levels.dice[level], target, rules)
     return {
         "d6": d6,
@@ -144,7 +150,7 @@ def roll(
         rules = default_rules()
         kind, level = _level(talent_level, ability_level)
         target = rules.roll.target if against is None else against
-        spec = RollSpec("", kind, kind, level, dice, advantage, disadvantage, target, rules)
+        spec = RollSpec("", kind, kind, level, _base_d6(dice), advantage, disadvantage, target, rules)
         rng: Rng = random.Random(seed)
         pool = make_roll(spec, parse_faces(faces) if faces is not None else None, rng)
         crisis = action_crisis(roll_crisis(pool.total, target, rules), 0, rules)

@@ -79,6 +79,8 @@ def verify(
         fail("unreadable", f"cannot read {export}: {error}", as_json)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         fail("bad_export", f"{export} is not a talespin export: {error}", as_json)
+    except RecursionError:
+        fail("bad_export", f"{export} is not a talespin export: its JSON nests too deep", as_json)
     emit(report, as_json, lambda: _render(report))
     if not report["ok"]:
         raise typer.Exit(EXIT_INVALID)

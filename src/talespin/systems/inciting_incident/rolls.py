@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...dice import DiceError, PoolRoll, Rng, chains_from_faces, roll_pool
+from ...dice.limits import check_dice_count
 from ..errors import MalformedCommand
 from . import rule_ids as ids
 from .rules import Rules
@@ -38,7 +39,12 @@ def ladder(net: int, rules: Rules) -> int:
 
 
 def final_d6(base: int, advantage: int, disadvantage: int, rules: Rules) -> int:
-    """II-ADV-1/3: ``max(0, base + ladder(advantage − disadvantage))``; it may exceed 9."""
+    """II-ADV-1/3: ``max(0, base + ladder(advantage − disadvantage))``; it may exceed 9.
+
+    A negative base, or more base d6 than one roll may hold, is refused
+    (:class:`~talespin.dice.LimitExceeded`) before any dice are built.
+    """
+    check_dice_count(base)
     return max(0, base + ladder(advantage - disadvantage, rules))
 
 
