@@ -3,6 +3,7 @@
 // field for physical dice.
 
 import { distributionChart } from "./chart.js";
+import { mountRolls } from "./rolls.js";
 import { fill, h, num, parseFaces, pct } from "./ui.js";
 
 const SITUATION_WORDS = {
@@ -59,7 +60,13 @@ export function mountActions(root, ctx) {
     h("label", "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”", faces));
   const blindRow = h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll (players see only that a roll happened)");
   const skillsBox = h("div", { id: "skills" });
-  fill(root, heading, controls, attackRow, skillsBox, list, chart, physical, blindRow);
+  const rolls = mountRolls(ctx, () => actorSel.value, () => ({
+    advantage: Number(adv.value) || 0,
+    disadvantage: Number(dis.value) || 0,
+    faces: () => parseFaces(faces.value, true),
+    blind: blind.checked,
+  }));
+  fill(root, heading, controls, attackRow, skillsBox, list, chart, physical, blindRow, rolls.el);
   let people = [];
 
   actorSel.addEventListener("change", () => { showSkills(); load(); });
@@ -93,28 +100,8 @@ export function mountActions(root, ctx) {
       }, `Use ${skill.name} (${effectText(skill.effects)})`)))));
   }
 
-  /** Replace each talent's choices with odds that count the advantage of its ticked Skills. */
-  async function withSkills(odds, query) {
-    const sheetSkills = skillsOf(actorSel.value);
-    for (const talent of new Set(sheetSkills.map((x) => x.talent))) {
-      const names = chosenSkills(talent);
-      if (!names.length) continue;
-      const extra = { advantage: 0, disadvantage: 0 };
-      for (const { skill } of sheetSkills.filter((x) => x.talent === talent && names.includes(x.skill.name))) {
-        extra.advantage += Number(skill.effects?.advantage || 0);
-        extra.disadvantage += Number(skill.effects?.disadvantage || 0);
-      }
-      const q = { ...query, advantage: (query.advantage || 0) + extra.advantage, disadvantage: (query.disadvantage || 0) + extra.disadvantage };
-      if (odds.situation) q.situation = odds.situation;
-      const again = extra.advantage || extra.disadvantage ? await ctx.table.odds(q) : odds;
-      const swap = (list, fresh) => (list || []).map((c) => (c.talent === talent ? { ...(fresh || []).find((f) => f.talent === talent && f.choice === c.choice) || c, skills: names } : c));
-      odds.choices = swap(odds.choices, again.choices);
-      if (odds.decisive) odds.decisive = swap(odds.decisive, again.decisive);
-    }
-    return odds;
-  }
-
   async function load() {
+    rolls.refresh();
     const character = actorSel.value;
     if (!character) {
       fill(list, h("p.muted", ctx.role === "gm" ? "Add a character to act." : "Add a character to act: it appears here."));
@@ -132,6 +119,9 @@ export function mountActions(root, ctx) {
     const query = { character };
     if (Number(adv.value) > 0) query.advantage = Number(adv.value);
     if (Number(dis.value) > 0) query.disadvantage = Number(dis.value);
+    // Ticked modifier Skills: the server counts every effect (Advantage, Crisis, Obstruction…) in the odds.
+    const ticked = [...skillsBox.querySelectorAll("input:checked")].map((b) => b.value);
+    if (ticked.length) query.skills = [...new Set(ticked)];
     if (!attackRow.hidden && targetSel.value) {
       query.target = targetSel.value;
       query.ability = abilitySel.value;
@@ -148,8 +138,6 @@ export function mountActions(root, ctx) {
       } else {
         attackRow.hidden = true;
       }
-      await withSkills(odds, query);
-      if (mine !== seq) return;
       lastOdds = odds;
       show(odds);
     } catch (err) {

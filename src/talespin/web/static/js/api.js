@@ -42,6 +42,8 @@ export class Table {
   state() { return request("GET", `${this.base}/state`, { token: this.token }); }
   events(after = 0) { return request("GET", `${this.base}/events?after=${after}`, { token: this.token }); }
   odds(query) { return request("POST", `${this.base}/odds`, { token: this.token, body: query }); }
+  /** The GM's fresh invite: {invite_token, invite_link}; the previous invite stops working. */
+  renewInvite() { return request("POST", `${this.base}/invite`, { token: this.token }); }
   command(command, expectedVersion) {
     return request("POST", `${this.base}/commands`, {
       token: this.token,

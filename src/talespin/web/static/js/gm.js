@@ -44,16 +44,22 @@ export function mountGm(root, ctx) {
   const difficulty = h("input", { id: "scene-difficulty", type: "number", min: 1, max: 9, value: "5" });
   const location = h("input", { id: "scene-location", placeholder: "The hangar" });
   const triggerRows = h("div.rows", { id: "scene-triggers" });
+  // Who is present (II-SCENE-1): every character unless the GM unticks some; a new character starts ticked.
+  const absent = new Set();
+  const presentBox = h("fieldset", { id: "scene-present" }, h("legend", "Present in the scene"));
+  const present = () => [...presentBox.querySelectorAll("input:checked")].map((b) => b.value);
   const startScene = () => {
     const command = { do: "start_scene" };
     if (ii) {
       Object.assign(command, { kind: kind.value, difficulty: int(difficulty), triggers: readTriggers(triggerRows) });
+      if (presentBox.querySelector("input")) command.present = present();
       if (location.value.trim()) command.location = location.value.trim();
     }
     return send(command);
   };
   const sceneBox = group("Scene",
     ii ? h("div.row", h("label", "Kind", kind), h("label", "Difficulty (d6)", difficulty), h("label", "Location", location)) : null,
+    ii ? presentBox : null,
     ii ? h("div", h("h3", "Triggers"), triggerRows,
       h("button.secondary.small", { type: "button", id: "add-trigger-row", onclick: () => triggerRow(triggerRows) }, "Add a Trigger")) : null,
     ii ? null : h("p.small.muted", "Ascend has no scenes in its rules. Starting or ending one here reveals the dice seed "
@@ -176,6 +182,11 @@ export function mountGm(root, ctx) {
       const was = charSel.value;
       fill(charSel, h("option", { value: "" }, "the group"), names.map((n) => h("option", { value: n }, n)));
       if (names.includes(was)) charSel.value = was;
+      const characters = (view.characters || []).map((c) => c.name);
+      fill(presentBox, h("legend", "Present in the scene"), characters.length
+        ? h("div.row", characters.map((n) => h("label.check", {}, h("input", { type: "checkbox", value: n, checked: !absent.has(n),
+          onchange: (e) => (e.target.checked ? absent.delete(n) : absent.add(n)) }), n)))
+        : h("p.small.muted", "Everyone, once characters join."));
       const hwas = storyHero.value;
       fill(storyHero, h("option", { value: "" }, "nobody in particular"), names.map((n) => h("option", { value: n }, n)));
       if (names.includes(hwas)) storyHero.value = hwas;

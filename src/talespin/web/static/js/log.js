@@ -68,6 +68,7 @@ export function describe(type, d = {}) {
     case "EntryUndone": return `The GM undid entry #${d.entry}${d.do ? ` (${String(d.do).replace(/_/g, " ")})` : ""}.`;
     case "CampaignCreated": return `The campaign “${d.name}” was created.`;
     case "PlayerJoined": return `${d.name} joined the table.`;
+    case "InviteRenewed": return "The GM made a new invite link; the previous one no longer works.";
     case "SeedCommitted": return `Fair dice: the server committed to seed ${d.number ?? d.commitment} (SHA-256 ${short(typeof d.commitment === "string" ? d.commitment : d.sha256)}).`;
     case "SeedRevealed": return `Fair dice: seed ${d.number ?? d.commitment} revealed (${short(d.seed)}).`;
     default: return `${type}${Object.keys(d).length ? `: ${compact(d)}` : ""}`;

@@ -1,5 +1,5 @@
-// The defending side of an opposed Ascend Test (AS-OPP-1): who resists, with what, and the Dice Pool they
-// use. The Test builder supplies the attacking side; the odds of winning come from the odds endpoint.
+// The defending side of an opposed Ascend Test (AS-OPP-1): who resists, with what, the Dice Pool they use
+// and the items they Invoke when their narration earns it (AS-POOL rules, as for the attacking side). The Test builder supplies the attacking side; the odds of winning come from the odds endpoint.
 
 import { fill, h } from "./ui.js";
 
@@ -12,10 +12,38 @@ export function mountDefender(onChange) {
   const testedSel = h("select", { id: "defender-tested" });
   const difficulty = h("input", { id: "defender-difficulty", type: "number", min: 0, value: "0" });
   const items = Object.fromEntries(KINDS.map(([, , key]) => [key, h("select", { id: `defender-${key}` })]));
+  const narration = h("select", { id: "defender-narration" },
+    h("option", { value: "none" }, "No narration"),
+    h("option", { value: "narrated" }, "Narrated: Invoke 1 more"),
+    h("option", { value: "exceptional" }, "Exceptional: Invoke 2 more"));
+  const invokeBox = h("div.row", { id: "defender-invokes" });
   const el = h("fieldset", { id: "defender-side" }, h("legend", "Resisting side"),
     h("div.row", h("label", "Who resists", heroSel), h("label", "Tested", testedSel),
       h("label", "Difficulty", difficulty)),
-    h("div.row", KINDS.map(([, label, key]) => h("label", label, items[key]))));
+    h("div.row", KINDS.map(([, label, key]) => h("label", label, items[key])), h("label", "Narration", narration)),
+    invokeBox);
+  const allowed = () => (narration.value === "exceptional" ? 2 : narration.value === "narrated" ? 1 : 0);
+  const invoked = () => [...invokeBox.querySelectorAll("input:checked")].map((i) => i.value);
+
+  /** The items the resisting side may Invoke: its Traits, Backgrounds and Aids not already in the pool. */
+  function fillInvokes() {
+    const s = sheet();
+    const used = new Set(KINDS.map(([, , key]) => items[key].value).filter(Boolean));
+    const was = new Set(invoked());
+    const n = allowed();
+    const list = KINDS.flatMap(([kind]) => Object.entries(s[kind] || {}).map(([name, r]) => [kind, name, r]))
+      .filter(([, name]) => !used.has(name));
+    fill(invokeBox, h("span.small.muted", n ? `Invoke up to ${n}:` : "Invoke (narrate to Invoke):"),
+      list.map(([kind, name, r]) => h("label.check", {}, h("input", { type: "checkbox", value: name, "data-kind": kind,
+        disabled: !n, checked: n > 0 && was.has(name), onchange: () => { limit(); onChange(); } }), `${name} (${r})`)));
+    limit();
+  }
+
+  function limit() {
+    const boxes = [...invokeBox.querySelectorAll("input")];
+    const ticked = boxes.filter((b) => b.checked).length;
+    boxes.forEach((b) => { b.disabled = !b.checked && ticked >= allowed(); });
+  }
 
   const sheet = () => (heroes.find((x) => (x.sheet || x).name === heroSel.value) || {}).sheet || {};
 
@@ -32,10 +60,12 @@ export function mountDefender(onChange) {
         Object.entries(s[kind] || {}).map(([n, r]) => h("option", { value: n }, `${n} (${r})`)));
       if ([...items[key].options].some((o) => o.value === was)) items[key].value = was;
     }
+    fillInvokes();
   }
 
   heroSel.addEventListener("change", () => { fillHero(); onChange(); });
-  for (const x of [testedSel, difficulty, ...Object.values(items)]) x.addEventListener("change", onChange);
+  for (const x of [testedSel, difficulty]) x.addEventListener("change", onChange);
+  for (const x of [narration, ...Object.values(items)]) x.addEventListener("change", () => { fillInvokes(); onChange(); });
 
   return {
     el,
@@ -54,6 +84,8 @@ export function mountDefender(onChange) {
       const [kind, name] = testedSel.value.split(/:(.*)/s);
       const out = { hero: heroSel.value, [kind]: name, difficulty: Number(difficulty.value) || 0 };
       for (const [, , key] of KINDS) if (items[key].value) out[key] = items[key].value;
+      if (narration.value !== "none") out.narration = narration.value;
+      if (invoked().length) out.invoke = invoked();
       return out;
     },
     /** {rating, difficulty, pool} for the odds endpoint. */
@@ -61,7 +93,9 @@ export function mountDefender(onChange) {
       const s = sheet();
       const [kind, name] = testedSel.value.split(/:(.*)/s);
       const rating = Number(((kind === "skill" ? s.skills : s.convictions) || {})[name] ?? 0);
-      const pool = KINDS.reduce((sum, [k, , key]) => sum + Number((s[k] || {})[items[key].value] ?? 0), 0);
+      const rated = (name) => Math.max(...KINDS.map(([k]) => Number((s[k] || {})[name] ?? 0)));
+      const pool = KINDS.reduce((sum, [k, , key]) => sum + Number((s[k] || {})[items[key].value] ?? 0), 0)
+        + invoked().reduce((sum, name) => sum + rated(name), 0);
       return { rating, difficulty: Number(difficulty.value) || 0, pool };
     },
     ready: () => Boolean(heroSel.value && testedSel.value),

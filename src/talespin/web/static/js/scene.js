@@ -77,6 +77,8 @@ export function renderIiScene(root, view, role, send = null) {
     h("h2", `${cap(scene.kind)} scene`, scene.location ? h("span.muted.small", scene.location) : null),
     crisisMeter(scene),
     h("div.stats", stats),
+    Array.isArray(scene.present) ? h("p.small", { id: "scene-present-list" }, h("span.muted", "Present: "),
+      scene.present.length ? scene.present.join(", ") : "nobody") : null,
     obstacleLine,
     triggers.length ? h("div", h("h3", "Triggers"), h("ul.triggers", { id: "trigger-list" }, triggers)) : null,
     enemies);

@@ -160,16 +160,35 @@ function setup(s) {
   if (s.role === "gm") {
     gm = mountGm($("#gm"), ctx);
     $("#gm").hidden = false;
-    const invite = s.inviteLink || localStorage.getItem(`talespin:invite:${table.id}`);
-    if (invite) {
-      $("#invite-link").value = new URL(invite, location.origin).href;
-      fill($("#invite-copy"), copyButton($("#invite-link"), "Copy invite"));
-      $("#invite-card").hidden = false;
-    }
+    showInvite(s.inviteLink || localStorage.getItem(`talespin:invite:${table.id}`));
+    $("#invite-card").hidden = false;
   }
   if (s.system === "ascend") ascend = mountAscend($("#act"), ctx);
   else actions = mountActions($("#act"), ctx);
 }
+
+/** The invite link on the GM's screen, or a word that a new one can be made (the old one is not kept). */
+function showInvite(invite) {
+  const known = Boolean(invite);
+  $("#invite-link").value = known ? new URL(invite, location.origin).href : "";
+  $("#invite-link").placeholder = "Make a new link to invite players";
+  fill($("#invite-copy"), known ? copyButton($("#invite-link"), "Copy invite") : null);
+  $("#invite-help").textContent = known
+    ? "Send this link to your players. A new link replaces it; players already at the table keep their seats."
+    : "This browser does not hold the invite link. Make a new one: the old link stops working, players already at the table keep their seats.";
+}
+
+async function renewInvite() {
+  try {
+    const res = await table.renewInvite();
+    localStorage.setItem(`talespin:invite:${table.id}`, res.invite_link);
+    showInvite(res.invite_link);
+    say("A new invite link is ready; the previous one no longer works.");
+  } catch (err) {
+    say(`Could not make a new invite link: ${err.message}`, "error");
+  }
+}
+$("#new-invite").addEventListener("click", renewInvite);
 
 function actors() {
   const view = ctx.view;
