@@ -183,9 +183,18 @@ class Table:
 
     @staticmethod
     def screenshot(page: Any, name: str) -> Path:
-        """Save what the screen shows, from the top of the page, under docs/screenshots/."""
+        """Save the page as a user sees it at rest, from the top, under docs/screenshots/.
+
+        At rest: the mouse is off the page (no hover state or tooltip), nothing has focus, and every toast
+        has gone (they hide themselves after a few seconds).
+        """
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / name
+        page.mouse.move(0, 0)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        toasts = page.locator(".toast:not([hidden])")
+        if toasts.count():
+            toasts.first.wait_for(state="hidden", timeout=10_000)
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=False)
         return path
