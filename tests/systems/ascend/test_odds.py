@@ -157,3 +157,27 @@ def test_odds_queries_answer_each_kind(state: AscendState) -> None:
     extended = SYSTEM.odds(state, {"kind": "extended", "rating": 4, "pool": 3, "goal": 2, "limit": 2})
     assert extended["tests_needed"][0][0] == 1
     assert extended["p_within_limit"] == pytest.approx(sum(row[1] for row in extended["tests_needed"]))
+
+
+def test_extended_odds_beyond_the_work_limit_are_refused_before_any_work() -> None:
+    """An extended Test with an absurd limit (10¹¹ Tests) is refused with LimitExceeded instead of hanging."""
+    # rule: AS-ODDS-2
+    from talespin.dice import LimitExceeded
+    from talespin.systems.ascend.odds import MAX_EXTENDED_WORK, extended_odds
+
+    with pytest.raises(LimitExceeded, match=str(MAX_EXTENDED_WORK)):
+        extended_odds(None, target=3, pool=4, goal=5, limit=10**11)
+    assert extended_odds(None, target=3, pool=4, goal=5, limit=30).p_within > 0
+
+
+def test_a_rolled_pool_beyond_the_dice_limit_is_a_malformed_command() -> None:
+    """Rolling more dice than the dice limit is refused by name before any list of dice is built."""
+    # rule: AS-POOL-1
+    import random
+
+    from talespin.systems.ascend.rolling import roll_faces
+    from talespin.systems.ascend.rules import default_rules
+    from talespin.systems.errors import MalformedCommand
+
+    with pytest.raises(MalformedCommand, match="at most 1000 dice"):
+        roll_faces(10**11, None, random.Random(1), default_rules())

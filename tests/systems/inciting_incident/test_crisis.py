@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from talespin.systems.errors import IllegalCommand
+from talespin.systems.errors import IllegalCommand, MalformedCommand
 from talespin.systems.inciting_incident import decide
+from talespin.systems.inciting_incident.commands import MAX_WHOLE_NUMBER
 
 
 def _scene(h: Any, *triggers: dict[str, Any]) -> Any:
@@ -117,3 +119,32 @@ def test_gm_only_trigger_fires_publicly(h: Any) -> None:
     )
     assert h.last(events, "TriggerAdded").visibility == "gm"
     assert h.last(events, "TriggerFired").visibility == "public"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"do": "adjust_crisis", "amount": 10**12},
+        {"do": "adjust_crisis", "amount": -(10**12)},
+        {"do": "complex_obstacle", "obstruction": 10**20, "attempts": 1},
+        {"do": "add_trigger", "at": 1, "every": 10**30, "text": "far"},
+    ],
+)
+def test_a_number_beyond_the_command_limit_is_refused_and_changes_nothing(
+    h: Any, command: dict[str, Any]
+) -> None:
+    """A number far beyond any table (it could fire a Trigger 10¹² times) is refused, state unchanged."""
+    # rule: II-CRISIS-2
+    state = _scene(h, {"at": 1, "every": 1, "text": "every point"})
+    with pytest.raises(MalformedCommand, match=f"between -{MAX_WHOLE_NUMBER} and {MAX_WHOLE_NUMBER}"):
+        decide(state, command, random.Random(1))
+    assert state.scene.crisis == 0
+
+
+def test_the_largest_allowed_increase_fires_every_value_in_order(h: Any) -> None:
+    """The largest allowed rise past a Trigger repeating every 1 fires each value once, ascending."""
+    # rule: II-CRISIS-2 II-CRISIS-4
+    state = _scene(h, {"at": 1, "every": 1, "text": "every point"})
+    state, events = h.run([{"do": "adjust_crisis", "amount": MAX_WHOLE_NUMBER}], state=state)
+    fired = [e.data["value"] for e in events if e.type == "TriggerFired"]
+    assert fired == list(range(1, MAX_WHOLE_NUMBER + 1))

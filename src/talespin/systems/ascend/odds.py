@@ -18,10 +18,18 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from ...dice import Distribution
+from ...dice import Distribution, LimitExceeded
 from .rules import Die, Rules, default_rules
 
+MAX_EXTENDED_WORK = 400_000
+"""The largest extended-Test odds computed: Tests × (goal + 1) × (Successes one Test can add + 1).
+
+About two seconds of exact arithmetic; a goal or limit far beyond any table (``--limit 10¹¹``) is refused
+with :class:`~talespin.dice.LimitExceeded` before any work, instead of running for hours.
+"""
+
 __all__ = [
+    "MAX_EXTENDED_WORK",
     "ExtendedOdds",
     "OpposedOdds",
     "TestOdds",
@@ -181,6 +189,13 @@ def extended_odds(
     """
     rules = rules or default_rules()
     steps = limit if limit is not None else rules.extended.odds_horizon
+    work = steps * (goal + 1) * (min(pool, goal) + 1)
+    if work > MAX_EXTENDED_WORK:
+        raise LimitExceeded(
+            f"the odds of an extended Test of up to {steps} Tests toward {goal} Successes with {pool} dice "
+            f"are too large to compute ({work} steps of work; the limit is {MAX_EXTENDED_WORK}): "
+            "use a smaller goal, limit or pool"
+        )
     step = successes(rules, target, pool).cap(goal)
     running = Distribution.constant(0)
     reached_before = Fraction(0)

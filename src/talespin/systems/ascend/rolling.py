@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...dice import FacesError, LimitExceeded, Rng, chains_from_faces, roll_pool
+from ...dice.limits import check_dice_count
 from ..errors import MalformedCommand
 from .pool import PreparedTest
 from .rules import Rules, default_rules
@@ -27,6 +28,10 @@ def roll_faces(
     pool: int, faces: Sequence[Any] | None, rng: Rng | None, rules: Rules, *, path: str = "faces"
 ) -> list[int]:
     """The faces of ``pool`` dice: the physical ``faces`` checked, or rolled from ``rng``."""
+    try:
+        check_dice_count(pool)
+    except LimitExceeded as error:
+        raise MalformedCommand(error.message, code=error.code, path=path) from None
     sizes = [rules.die.size] * pool
     zero_based = rules.die.lowest == 0
     try:

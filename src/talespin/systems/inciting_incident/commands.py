@@ -14,6 +14,7 @@ from ..errors import MalformedCommand
 from ..protocol import Command
 
 __all__ = [
+    "MAX_WHOLE_NUMBER",
     "ROLL_KEYS",
     "check_keys",
     "opt_bool",
@@ -29,6 +30,13 @@ ROLL_KEYS = frozenset(
     {"character", "choice", "talent", "advantage", "disadvantage", "dice", "skills", "faces", "visibility"}
 )
 """The options every roll command takes."""
+
+MAX_WHOLE_NUMBER = 10_000
+"""The largest whole number a command may carry (an amount, a threshold, an Obstruction, a count).
+
+A limit on input, not a rule: it keeps one command from asking for unbounded work (a Crisis increase of
+10¹² past a Trigger repeating every 1 would otherwise fire 10¹² times and never answer).
+"""
 
 
 def check_keys(command: Command, allowed: Iterable[str]) -> None:
@@ -60,10 +68,12 @@ def req_int(command: Command, key: str, *, minimum: int | None = None, rule: str
 def opt_int(
     command: Command, key: str, default: int, *, minimum: int | None = None, rule: str | None = None
 ) -> int:
-    """An optional whole number."""
+    """An optional whole number, at most :data:`MAX_WHOLE_NUMBER` in size either way."""
     value = command.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(command, key, "a whole number", value)
+    if abs(value) > MAX_WHOLE_NUMBER:
+        raise _fail(command, key, f"a whole number between -{MAX_WHOLE_NUMBER} and {MAX_WHOLE_NUMBER}", value)
     if minimum is not None and value < minimum:
         error = _fail(command, key, f"at least {minimum}", value)
         error.rule = rule
