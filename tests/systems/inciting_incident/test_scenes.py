@@ -174,3 +174,13 @@ def test_only_present_characters_act(h: Any) -> None:
     with pytest.raises(IllegalCommand, match="not present") as refused:
         decide(state, {"do": "simple_obstacle", "character": "Bram", "choice": "auto"}, None)
     assert refused.value.rule == "II-SCENE-1"
+
+
+def test_a_character_listed_twice_as_present_is_refused(h: Any) -> None:
+    """A repeated name in present would make a lone character look like two (II-COMPLEX-5); it is refused."""
+    # rule: II-SCENE-1 II-COMPLEX-5
+    state, _ = h.run([])
+    with pytest.raises(MalformedCommand, match="listed twice") as refused:
+        decide(state, {"do": "start_scene", "kind": "action", "present": ["Ada", "Ada"]}, None)
+    assert refused.value.path == "present[1]"
+    assert state.scene is None

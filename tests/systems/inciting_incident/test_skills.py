@@ -207,3 +207,19 @@ def test_optional_learning_rule(h: Any) -> None:
         setup=setup,
     )
     assert any(s.name == "Glide" for s in state.members[0].sheet.talents[0].skills)
+
+
+def test_a_skill_named_twice_in_one_action_is_refused(h: Any) -> None:
+    """Naming one modifier Skill twice would add its effect twice; it is refused and nothing is rolled."""
+    # rule: II-SKILL-1 II-SKILL-2
+    state, _ = h.run([h.ACTION])
+    command = {
+        "do": "simple_obstacle",
+        "character": "Ada",
+        "talent": "Piloting",
+        "skills": ["Barrel Roll", "Barrel Roll"],
+    }
+    with pytest.raises(IllegalCommand, match="named twice") as refused:
+        decide(state, command, None)
+    assert refused.value.rule == "II-SKILL-1"
+    assert state.scene.crisis == 0

@@ -95,6 +95,11 @@ def _skill_effects(draft: Draft, sheet: Character, talent_name: str, command: Co
     talent = sheet.talent(talent_name)
     assert talent is not None
     effects: dict[str, int] = {}
+    repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if repeated is not None:
+        raise IllegalCommand(
+            f"the Skill {repeated!r} is named twice: each Skill applies once to an action", rule=ids.SKILL_1
+        )
     for name in names:
         skill = next((s for s in talent.skills if s.name == name), None)
         if skill is None:

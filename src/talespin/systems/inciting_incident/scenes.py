@@ -40,6 +40,25 @@ def add_character(draft: Draft, command: Command, rng: Rng) -> None:
     draft.emit("CharacterAdded", {"sheet": sheet.to_json()})
 
 
+def _present(draft: Draft, command: Command) -> tuple[str, ...]:
+    """II-SCENE-1: the characters present (every member by default), each known and listed once."""
+    present = (
+        str_list(command, "present") if "present" in command else tuple(m.name for m in draft.state.members)
+    )
+    for index, name in enumerate(present):
+        if name in present[:index]:
+            raise MalformedCommand(
+                f"{name!r} is listed twice in present: each character is present once",
+                code="bad_field",
+                path=f"present[{index}]",
+            )
+        if draft.state.member(name) is None:
+            raise MalformedCommand(
+                f"unknown character {name!r} in present", code="unknown_character", path="present"
+            )
+    return present
+
+
 def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
     """II-SCENE-1/3/4: start a scene (ending the one in play); cooperative streaks gain Rising Tension."""
     check_keys(command, {"kind", "difficulty", "location", "present", "triggers", "montage", "restful"})
@@ -58,14 +77,7 @@ def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
             "a montage is a cooperative scene", code="bad_field", rule=ids.SCENE_1, path="montage"
         )
     difficulty = check_difficulty(draft, command)
-    present = (
-        str_list(command, "present") if "present" in command else tuple(m.name for m in draft.state.members)
-    )
-    for name in present:
-        if draft.state.member(name) is None:
-            raise MalformedCommand(
-                f"unknown character {name!r} in present", code="unknown_character", path="present"
-            )
+    present = _present(draft, command)
     restful = opt_bool(command, "restful")
     if restful and kind != "cooperative":
         raise IllegalCommand("only a cooperative scene can be restful", rule=ids.RT_4)
