@@ -269,3 +269,24 @@ def test_state_odds_refuse_unknown_or_advanced_skills(h: Any) -> None:
         get_system("ii").odds(state, {"character": "Ada", "skills": ["Nope"]})
     with pytest.raises(MalformedCommand, match="advanced"):
         get_system("ii").odds(state, {"character": "Bram", "skills": ["Calm Voice"]})
+
+
+def test_attack_odds_count_crisis_only_on_failure_with_skill_crisis(h: Any) -> None:
+    """A character's attack adds Crisis only on failure (plus its Skill's Crisis); enemies add none."""
+    # rule: II-SKILL-2 II-FLOW-2 II-FLOW-3
+    state, _ = h.run(
+        [{"do": "start_scene", "kind": "conflict"}, {"do": "start_conflict", "enemies": [h.GUARD]}]
+    )
+    system = get_system("ii")
+    answer = system.odds(state, {"character": "Ada", "skills": ["Steady Hands"]})
+    piloting = next(c for c in answer["choices"] if c["talent"] == "Piloting")
+    dist = pool_total([6] * 6 + [6, 6], 20)
+    crisis = sum((q * max(0, max(2, 20 - t) - 1) for t, q in dist.items() if t < 20), Fraction(0))
+    assert piloting["d6"] == 6 and piloting["expected_crisis_exact"] == _frac(crisis)
+    decisive = system.odds(state, {"character": "Ada", "situation": "decisive_attack"})
+    row = next(c for c in decisive["choices"] if c["talent"] == "Piloting")
+    dist = pool_total([6] * 6 + [6, 6], 30)
+    crisis = sum((q * max(2, 20 - t) for t, q in dist.items() if t < 30), Fraction(0))
+    assert row["expected_crisis_exact"] == _frac(crisis)
+    guard = system.odds(state, {"character": "Guard"})
+    assert all(c["expected_crisis_exact"] == "0/1" for c in guard["choices"])

@@ -6,7 +6,8 @@ finite and exact (:func:`talespin.dice.pool_total`). Expected Crisis follows the
 
 * against the standard target: ``success`` on success, else ``max(failure_minimum, target − total)``;
 * against an Obstruction (a Decisive Action) the same with the Obstruction as target (II-COMPLEX-6);
-* an action's extra Crisis (a repeated Talent, a Skill's ``crisis`` effect) is added, never below the floor.
+* an action's extra Crisis (a repeated Talent, a Skill's ``crisis`` effect) is added, never below the floor;
+* a character's attack adds Crisis only when it fails, measured against the standard target (II-FLOW-*).
 
 >>> from .rules import default_rules
 >>> odds = roll_chances(5, (6, 6), 20, default_rules())
@@ -19,11 +20,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from ...dice import Distribution, pool_total
 from .rules import Rules
+from .sheet import Talent
 
-__all__ = ["RollChances", "action_crisis", "distribution_rows", "expected_reduction", "roll_chances"]
+__all__ = [
+    "RollChances",
+    "action_crisis",
+    "distribution_rows",
+    "exact",
+    "expected_attack_crisis",
+    "expected_reduction",
+    "roll_chances",
+    "talent_choice",
+]
 
 
 def action_crisis(base: int, extra: int, rules: Rules) -> int:
@@ -86,6 +98,55 @@ def expected_reduction(
     return dist.expectation(reduction)
 
 
+def expected_attack_crisis(
+    d6: int, talent_dice: Sequence[int], against: int, rules: Rules, *, extra_crisis: int = 0
+) -> Fraction:
+    """E[Crisis] of a character's attack: nothing on success, else the failure amount against the target."""
+    target = rules.roll.target
+    dist = total_distribution(d6, talent_dice, max(against, target), rules)
+
+    def crisis(total: int) -> int:
+        if total >= against:
+            return 0
+        return action_crisis(failure_crisis(total, target, rules), extra_crisis, rules)
+
+    return dist.expectation(crisis)
+
+
 def distribution_rows(dist: Distribution) -> list[list[object]]:
     """``[[total, p, "n/d"], …]``: the contract's distribution rows (the last holds "≥ cap")."""
     return [[t, float(p), f"{p.numerator}/{p.denominator}"] for t, p in dist.items()]
+
+
+def exact(value: Fraction) -> str:
+    """A fraction as the contract writes it, ``"n/d"``."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def talent_choice(
+    talent: Talent | None,
+    level: int,
+    d6: int,
+    against: int,
+    rules: Rules,
+    *,
+    extra_crisis: int = 0,
+    cap: int = 0,
+) -> dict[str, Any]:
+    """One rolled choice: d6, Talent dice, P(success), expected Crisis and the capped distribution."""
+    dice = rules.levels.dice[level]
+    chances = roll_chances(d6, dice, against, rules, extra_crisis=extra_crisis, cap=cap)
+    name = talent.name if talent is not None else None
+    return {
+        "choice": "talent",
+        "talent": name,
+        "label": f"Roll {name}" if name else "Roll",
+        "d6": d6,
+        "talent_dice": [f"d{s}" for s in dice],
+        "against": against,
+        "p_success": float(chances.p_success),
+        "p_success_exact": exact(chances.p_success),
+        "expected_crisis": float(chances.expected_crisis),
+        "expected_crisis_exact": exact(chances.expected_crisis),
+        "distribution": distribution_rows(chances.distribution),
+    }

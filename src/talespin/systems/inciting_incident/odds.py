@@ -6,11 +6,8 @@ and as an exact fraction, and the distribution of the total capped at the larges
 Complex Obstacle each choice also carries the expected Obstruction reduction of a Regular Action, and the
 answer lists the Decisive Action odds now. The shape is the one of ``docs/state-views.md``.
 
-Modifier Skills ticked for the roll (``"skills": ["Barrel Roll"]``) count with every structured effect
-(II-SKILL-2), on the rows of the Talent that has them: ``advantage``/``disadvantage`` move the d6 count,
-``crisis`` is added to the action's Crisis (never below the floor), ``obstruction`` adds to the Obstruction
-reduction of a success. What a character carries from an earlier command (a recreated modifier, a failed
-one's Disadvantage) counts the same way, as the engine applies it to the next roll.
+Modifier Skills ticked for the roll (``"skills": ["Barrel Roll"]``) and what a character carries count with
+every structured effect (:mod:`.skill_odds`). A character's attack adds Crisis only when it fails.
 """
 
 from __future__ import annotations
@@ -20,14 +17,14 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import MalformedCommand
-from .chances import distribution_rows, expected_reduction, roll_chances
+from .chances import exact, expected_attack_crisis, expected_reduction, talent_choice
 from .conflict import participants
 from .rolls import final_d6
-from .rules import Rules
-from .sheet import Character, Talent, defences
-from .state import GameState, Prepared
+from .sheet import Character, defences
+from .skill_odds import RollQuery
+from .state import GameState
 
-__all__ = ["SITUATIONS", "exact", "odds", "skill_effects", "talent_choice"]
+__all__ = ["SITUATIONS", "exact", "odds", "talent_choice"]
 
 SITUATIONS = (
     "simple_obstacle",
@@ -38,77 +35,6 @@ SITUATIONS = (
     "recreate_skill",
     "ability_roll",
 )
-
-
-def exact(value: Fraction) -> str:
-    """A fraction as the contract writes it, ``"n/d"``."""
-    return f"{value.numerator}/{value.denominator}"
-
-
-def talent_choice(
-    talent: Talent | None,
-    level: int,
-    d6: int,
-    against: int,
-    rules: Rules,
-    *,
-    extra_crisis: int = 0,
-    cap: int = 0,
-) -> dict[str, Any]:
-    """One rolled choice: d6, Talent dice, P(success), expected Crisis and the capped distribution."""
-    dice = rules.levels.dice[level]
-    chances = roll_chances(d6, dice, against, rules, extra_crisis=extra_crisis, cap=cap)
-    name = talent.name if talent is not None else None
-    return {
-        "choice": "talent",
-        "talent": name,
-        "label": f"Roll {name}" if name else "Roll",
-        "d6": d6,
-        "talent_dice": [f"d{s}" for s in dice],
-        "against": against,
-        "p_success": float(chances.p_success),
-        "p_success_exact": exact(chances.p_success),
-        "expected_crisis": float(chances.expected_crisis),
-        "expected_crisis_exact": exact(chances.expected_crisis),
-        "distribution": distribution_rows(chances.distribution),
-    }
-
-
-def _skill_names(query: Mapping[str, Any], sheet: Character) -> tuple[str, ...]:
-    """The modifier Skills named by ``query["skills"]``; each must be a modifier Skill of the character."""
-    names = query.get("skills", [])
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise MalformedCommand("skills must be a list of Skill names", code="bad_field", path="skills")
-    for name in names:
-        found = [s for t in sheet.talents for s in t.skills if s.name == name]
-        if not found:
-            raise MalformedCommand(f"{sheet.name} has no Skill {name!r}", code="bad_field", path="skills")
-        if all(s.kind != "modifier" for s in found):
-            raise MalformedCommand(
-                f"{name!r} is an advanced Skill, an action of its own, not part of a roll",
-                code="bad_field",
-                path="skills",
-            )
-    return tuple(names)
-
-
-def skill_effects(talent: Talent, names: tuple[str, ...], prepared: Prepared | None) -> dict[str, int]:
-    """II-SKILL-2: summed effects of ``talent``'s ticked modifier Skills and what the character carries."""
-    effects: dict[str, int] = {}
-    for skill in talent.skills:
-        if skill.name in names and skill.kind == "modifier":
-            for key, value in skill.effects.items():
-                effects[key] = effects.get(key, 0) + value
-    if prepared is not None:
-        effects["disadvantage"] = effects.get("disadvantage", 0) + prepared.disadvantage
-        for key, value in prepared.effects:
-            effects[key] = effects.get(key, 0) + value
-    return effects
-
-
-def _applied(talent: Talent, names: tuple[str, ...]) -> list[str]:
-    own = {s.name for s in talent.skills if s.kind == "modifier"}
-    return [name for name in names if name in own]
 
 
 def _auto(crisis: int) -> dict[str, Any]:
@@ -154,46 +80,6 @@ def _sheet(state: GameState, name: Any) -> Character:
     raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
 
 
-class _Roll:
-    """The per-Talent numbers of one query: base d6, net Advantage, ticked Skills and carried effects."""
-
-    def __init__(self, state: GameState, query: Mapping[str, Any], sheet: Character, base: int) -> None:
-        self.rules = state.rules
-        self.base = base
-        self.advantage = int(query.get("advantage", 0))
-        self.disadvantage = int(query.get("disadvantage", 0))
-        self.names = _skill_names(query, sheet)
-        scene = state.scene
-        self.prepared = scene.prepared_for(sheet.name) if scene is not None else None
-
-    def effects(self, talent: Talent) -> dict[str, int]:
-        """The Skill effects (ticked and carried) this Talent's roll would use."""
-        return skill_effects(talent, self.names, self.prepared)
-
-    def d6(self, talent: Talent, *, base: int | None = None, disadvantage: int = 0) -> int:
-        """The final d6 count of a roll of ``talent`` (II-ADV-1..3), every Advantage counted."""
-        fx = self.effects(talent)
-        return final_d6(
-            self.base if base is None else base,
-            self.advantage + fx.get("advantage", 0),
-            self.disadvantage + disadvantage + fx.get("disadvantage", 0),
-            self.rules,
-        )
-
-    def row(
-        self, talent: Talent, against: int, *, extra_crisis: int = 0, cap: int = 0, d6: int | None = None
-    ) -> dict[str, Any]:
-        """One Talent's choice with its Skills' Crisis counted; ``"skills"`` names the ticked ones used."""
-        fx = self.effects(talent)
-        dice = self.d6(talent) if d6 is None else d6
-        extra = extra_crisis + fx.get("crisis", 0)
-        row = talent_choice(talent, talent.level, dice, against, self.rules, extra_crisis=extra, cap=cap)
-        applied = _applied(talent, self.names)
-        if applied:
-            row["skills"] = applied
-        return row
-
-
 def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     """The choices open to ``query["character"]`` now, with exact odds."""
     rules = state.rules
@@ -204,7 +90,7 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     base = scene.difficulty if scene is not None else rules.roll.difficulty.default
     if obstacle is not None and obstacle.difficulty is not None:
         base = obstacle.difficulty
-    roll = _Roll(state, query, sheet, int(query.get("dice", base)))
+    roll = RollQuery(state, query, sheet, int(query.get("dice", base)))
     answer: dict[str, Any] = {"character": sheet.name, "situation": situation, "choices": []}
     choices: list[dict[str, Any]] = answer["choices"]
     target = rules.roll.target
@@ -255,7 +141,7 @@ def _attack_odds(
     query: Mapping[str, Any],
     sheet: Character,
     situation: str,
-    roll: _Roll,
+    roll: RollQuery,
     answer: dict[str, Any],
 ) -> dict[str, Any]:
     rules = state.rules
@@ -274,7 +160,17 @@ def _attack_odds(
     against = guard if situation == "decisive_attack" else rules.roll.target
     answer |= {"target": target, "ability": ability, "against": against}
     cap = max(against, rules.roll.target)
-    answer["choices"] = [roll.row(t, against, cap=cap, d6=roll.d6(t, base=base)) for t in sheet.talents]
+    for t in sheet.talents:
+        d6 = roll.d6(t, base=base)
+        row = roll.row(t, against, cap=cap, d6=d6)
+        crisis = Fraction(0)
+        if side == "characters":
+            extra = roll.effects(t).get("crisis", 0)
+            crisis = expected_attack_crisis(
+                d6, rules.levels.dice[t.level], against, rules, extra_crisis=extra
+            )
+        row |= {"expected_crisis": float(crisis), "expected_crisis_exact": exact(crisis)}
+        answer["choices"].append(row)
     return answer
 
 
@@ -284,7 +180,7 @@ def _other_odds(
     query: Mapping[str, Any],
     sheet: Character,
     situation: str,
-    roll: _Roll,
+    roll: RollQuery,
     answer: dict[str, Any],
 ) -> dict[str, Any]:
     """II-SKILL-3 (5d6 with Disadvantage = cost, Crisis = cost) and II-ROLL-1 Ability Rolls (no Crisis)."""
