@@ -59,6 +59,15 @@ def test_a_variant_value_of_the_wrong_kind_is_refused() -> None:
     assert caught.value.code == "bad_variant"
 
 
+def test_a_reroll_limit_that_could_run_forever_is_refused() -> None:
+    """Two empty pools tie forever, so a variant may let ties be rolled again at most 100 times."""
+    # rule: AS-OPP-1
+    assert load_rules({"opposed": {"tie": "reroll", "reroll_limit": 100}}).opposed.reroll_limit == 100
+    with pytest.raises(MalformedCommand) as caught:
+        load_rules({"opposed": {"tie": "reroll", "reroll_limit": 10**9}})
+    assert caught.value.code == "bad_variant"
+
+
 def test_p_success_per_die_is_clamped() -> None:
     """One die succeeds with (Target + 1)/10, never below 0 or above 1."""
     # rule: AS-TEST-3, AS-ODDS-1

@@ -89,10 +89,11 @@ class InvokeRules(_Frozen):
 
 
 class OpposedRules(_Frozen):
-    """AS-OPP-1 (D): who takes a tie, and how often it may be rolled again."""
+    """AS-OPP-1 (D): who takes a tie, and how often it may be rolled again (at most 100 times, so a tie of
+    two empty pools, which repeats forever, ends and its exact odds stay quick to compute)."""
 
     tie: Literal["defender", "reroll"]
-    reroll_limit: int = Field(ge=0)
+    reroll_limit: int = Field(ge=0, le=100)
 
 
 class ExtendedRules(_Frozen):
