@@ -36,7 +36,14 @@ BRAM = {
     "name": "Bram",
     "abilities": {"fortitude": 5, "perseverance": 3, "nimbleness": 2},
     "talents": [
-        {"name": "Mechanics", "ability": "fortitude", "level": 4, "limitations": ["needs his tools"]}
+        {"name": "Mechanics", "ability": "fortitude", "level": 4, "limitations": ["needs his tools"]},
+        {
+            "name": "Medicine",
+            "ability": "perseverance",
+            "level": 3,
+            "limitations": ["needs a kit"],
+            "skills": [{"name": "Field Dressing", "cost": 3, "kind": "advanced", "effects": {"heal": 1}}],
+        },
     ],
 }
 
@@ -59,7 +66,7 @@ def _player(new_page: Any, table: Any, invite: str, name: str, sheet: dict[str, 
 
 def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, table: Any) -> None:
     """The GM picks who is present; a player recreates a Skill and learns; the GM calls an Ability Roll."""
-    # rule: II-SCENE-1, II-SKILL-2, II-SKILL-3, II-ROLL-1, II-SCENE-2, II-ODDS-1
+    # rule: II-SCENE-1, II-SKILL-1, II-SKILL-2, II-SKILL-3, II-ROLL-1, II-SCENE-2, II-ODDS-1
     gm = new_page()
     gm_link, invite = table.create_campaign(gm, "Cast and Skills", "inciting-incident")
     gm.goto(gm_link)
@@ -128,6 +135,12 @@ def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, 
     bea.fill("#learn-skill-name", "Loop")
     bea.click("#learn-button")
     expect(bea.locator("#toast")).to_contain_text("II-SCENE-2")
+
+    # An advanced Skill is an action of its own; a healing one may heal someone else.
+    cal.select_option('select[data-heal-target="Field Dressing"]', "Ada")
+    cal.click('button[data-skill="Field Dressing"]')
+    expect(gm.locator('#log .event[data-type="SkillUsed"]')).to_contain_text("Bram used Field Dressing")
+    expect(gm.locator('#log .event[data-type="WoundsHealed"]').first).to_contain_text("Ada healed")
 
 
 def test_the_gm_makes_a_fresh_invite_link_from_any_browser(new_page: Any, table: Any) -> None:

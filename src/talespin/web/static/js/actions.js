@@ -94,10 +94,18 @@ export function mountActions(root, ctx) {
         h("input", { type: "checkbox", value: skill.name, "data-talent": talent, checked: ticked.has(`${talent}/${skill.name}`),
           onchange: load }),
         `${skill.name} (${talent} · ${effectText(skill.effects)})`))),
-      h("div.row", all.filter((x) => x.skill.kind === "advanced").map(({ talent, skill }) => h("button.secondary.small", {
-        type: "button", "data-skill": skill.name,
-        onclick: () => ctx.send({ do: "use_skill", character: actorSel.value, talent, skill: skill.name }),
-      }, `Use ${skill.name} (${effectText(skill.effects)})`)))));
+      h("div.row", all.filter((x) => x.skill.kind === "advanced").map(({ talent, skill }) => {
+        // A healing Skill may heal someone else (II-SKILL-2 heal): pick whom.
+        const whom = skill.effects?.heal ? h("select.small", { "data-heal-target": skill.name, "aria-label": `Whom ${skill.name} heals` },
+          (ctx.view?.characters || []).map((c) => h("option", { value: c.name, selected: c.name === actorSel.value }, c.name))) : null;
+        const use = () => {
+          const command = { do: "use_skill", character: actorSel.value, talent, skill: skill.name };
+          if (whom && whom.value !== actorSel.value) command.target = whom.value;
+          return ctx.send(command);
+        };
+        return h("span.row", h("button.secondary.small", { type: "button", "data-skill": skill.name, onclick: use },
+          `Use ${skill.name} (${effectText(skill.effects)})`), whom);
+      }))));
   }
 
   async function load() {
