@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -92,3 +93,28 @@ def test_no_rule_number_is_a_literal_in_the_engine() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and type(node.value) is int:
                 assert node.value not in RULE_NUMBERS, f"{module.name}:{node.lineno} spells {node.value}"
+
+
+@pytest.mark.parametrize(
+    ("variant", "key"),
+    [
+        ({"skills": {"failed_modifier_cost_step": 0}}, "skills.failed_modifier_cost_step"),
+        ({"roll": {"d6_size": 1}}, "roll.d6_size"),
+        ({"roll": {"target": 10**9}}, "roll.target"),
+        ({"crisis": {"auto": -5}}, "crisis.auto"),
+        ({"rising_tension": {"costs": {"trigger": -2}}}, "rising_tension.costs.trigger"),
+        ({"rising_tension": {"restful_every_scenes": 0}}, "rising_tension.restful_every_scenes"),
+        ({"ladder": [{"at_least": 3, "d6": 2}, {"at_least": 1, "d6": 1}]}, "ladder"),
+        ({"levels": {"max": 12}}, "levels"),
+        ({"roll": {"difficulty": {"default": 12}}}, "roll.difficulty"),
+        ({"complex": {"attempts": {"min": 3, "max": 1}}}, "complex.attempts"),
+        ({"conflict": {"guard_minimum": 0}}, "conflict.guard_minimum"),
+    ],
+)
+def test_variant_values_the_engine_cannot_play_are_refused_by_key(variant: dict[str, Any], key: str) -> None:
+    """A value that would divide by zero, explode a d1 forever or break a table is refused, naming its key."""
+    # rule: II-SKILL-3 II-ROLL-2 II-ROLL-3 II-SIMPLE-2 II-RT-3 II-RT-4 II-ADV-2
+    # rule: II-CHAR-4 II-ROLL-5 II-COMPLEX-1
+    with pytest.raises(MalformedCommand) as refused:
+        load_rules(variant)
+    assert f"'{key}'" in refused.value.message

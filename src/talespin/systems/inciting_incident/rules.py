@@ -9,16 +9,19 @@ with a ``variant`` mapping (nested keys too) — game designers compare rule cha
     >>> load_rules().roll.target
     20
 
-Unknown keys are refused with a :class:`~talespin.systems.errors.MalformedCommand` naming the key.
+Unknown keys are refused with a :class:`~talespin.systems.errors.MalformedCommand` naming the key, and so
+are values the engine could not play with (a negative cost, a ladder out of order, a d1 that would explode
+forever, a level table shorter than its levels), each by its key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ...dice.limits import MAX_CAP, MAX_DICE, MAX_FACES
 from ..rules_data import RulesSource
 
 __all__ = ["Rules", "default_rules", "load_rules"]
@@ -31,80 +34,100 @@ class _Frozen(BaseModel):
 class Levels(_Frozen):
     """II-CHAR-4/5: the dice and the point cost of each level."""
 
-    min: int
-    max: int
-    dice: tuple[tuple[int, ...], ...]
-    cost: tuple[int, ...]
+    min: int = Field(ge=0)
+    max: int = Field(ge=0)
+    dice: tuple[tuple[Annotated[int, Field(ge=2, le=MAX_FACES)], ...], ...]
+    cost: tuple[Annotated[int, Field(ge=0)], ...]
+
+    @model_validator(mode="after")
+    def _one_entry_per_level(self) -> Levels:
+        if self.min > self.max:
+            raise ValueError(f"levels.min ({self.min}) must not exceed levels.max ({self.max})")
+        if len(self.dice) != self.max + 1 or len(self.cost) != self.max + 1:
+            raise ValueError(f"levels.dice and levels.cost need one entry per level 0..{self.max}")
+        return self
 
 
 class Defences(_Frozen):
     """II-CHAR-8: the attacker's base d6 count against an Ability."""
 
-    base: int
-    minimum: int
+    base: int = Field(ge=0, le=MAX_DICE)
+    minimum: int = Field(ge=0, le=MAX_DICE)
     default_ability: str
 
 
 class Hits(_Frozen):
     """II-CHAR-9: maximum hits."""
 
-    base: int
+    base: int = Field(ge=0)
     ability: str
 
 
 class Rung(_Frozen):
     """One rung of the II-ADV-2 ladder."""
 
-    at_least: int
-    d6: int
+    at_least: int = Field(ge=1)
+    d6: int = Field(ge=0, le=MAX_DICE)
 
 
 class Difficulty(_Frozen):
     """II-ROLL-5: the range and default of the base d6 count."""
 
-    min: int
-    max: int
+    min: int = Field(ge=0)
+    max: int = Field(ge=0, le=MAX_DICE)
     default: int
+
+    @model_validator(mode="after")
+    def _default_in_range(self) -> Difficulty:
+        if not self.min <= self.default <= self.max:
+            raise ValueError(f"the default {self.default} must lie between min {self.min} and max {self.max}")
+        return self
 
 
 class RollRules(_Frozen):
     """II-ROLL-3/5."""
 
-    target: int
-    d6_size: int
+    target: int = Field(ge=1, le=MAX_CAP)
+    d6_size: int = Field(ge=2, le=MAX_FACES)
     difficulty: Difficulty
 
 
 class CrisisRules(_Frozen):
     """Crisis amounts of II-SIMPLE, II-COMPLEX and II-CRISIS."""
 
-    floor: int
-    auto: int
-    success: int
-    failure_minimum: int
-    repeated_talent: int
+    floor: int = Field(ge=0)
+    auto: int = Field(ge=0)
+    success: int = Field(ge=0)
+    failure_minimum: int = Field(ge=0)
+    repeated_talent: int = Field(ge=0)
     once_per_value: bool
 
 
 class SimpleRules(_Frozen):
     """II-SIMPLE-2."""
 
-    auto_rising_tension: int
+    auto_rising_tension: int = Field(ge=0)
 
 
 class Range(_Frozen):
-    """An inclusive integer range."""
+    """An inclusive integer range (of whole numbers 1 or more)."""
 
-    min: int
-    max: int
+    min: int = Field(ge=1)
+    max: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) must not exceed max ({self.max})")
+        return self
 
 
 class ComplexRules(_Frozen):
     """II-COMPLEX-1/2/7."""
 
-    obstruction_min: int
-    obstruction_reduction: int
-    auto_rising_tension: int
+    obstruction_min: int = Field(ge=0)
+    obstruction_reduction: int = Field(ge=0)
+    auto_rising_tension: int = Field(ge=0)
     attempts: Range
     last_attempt_beats: bool
 
@@ -114,9 +137,9 @@ class SkillRules(_Frozen):
 
     kinds: tuple[str, ...]
     effects: tuple[str, ...]
-    recreate_base_d6: int
-    recreate_crisis_per_cost: int
-    failed_modifier_cost_step: int
+    recreate_base_d6: int = Field(ge=0, le=MAX_DICE)
+    recreate_crisis_per_cost: int = Field(ge=0)
+    failed_modifier_cost_step: int = Field(ge=1)
     learning_requires_recreation: bool
 
 
@@ -124,39 +147,39 @@ class SceneRules(_Frozen):
     """II-SCENE-1/2/3."""
 
     kinds: tuple[str, ...]
-    cooperative_first_gain: int
-    cooperative_gain_step: int
-    changes_per_cooperative_scene: int
+    cooperative_first_gain: int = Field(ge=0)
+    cooperative_gain_step: int = Field(ge=0)
+    changes_per_cooperative_scene: int = Field(ge=0)
     heal_removes_all: bool
 
 
 class SpendCosts(_Frozen):
     """II-RT-3: what the GM pays for each purchase."""
 
-    disadvantage: int
-    trigger: int
-    obstacle: int
-    enemy: int
+    disadvantage: int = Field(ge=0)
+    trigger: int = Field(ge=0)
+    obstacle: int = Field(ge=0)
+    enemy: int = Field(ge=0)
 
 
 class TensionRules(_Frozen):
     """II-RT-1/3/4."""
 
-    floor: int
+    floor: int = Field(ge=0)
     costs: SpendCosts
-    restful_reduction: int
-    restful_every_scenes: int
+    restful_reduction: int = Field(ge=0)
+    restful_every_scenes: int = Field(ge=1)
 
 
 class ConflictRules(_Frozen):
     """II-FLOW-1..4 (provisional)."""
 
     flow_start: int
-    success_minimum_flow: int
-    enemy_failure_flow: int
-    guard: int
-    guard_minimum: int
-    wounds_per_decisive: int
+    success_minimum_flow: int = Field(ge=0)
+    enemy_failure_flow: int = Field(ge=0)
+    guard: int = Field(ge=0, le=MAX_CAP)
+    guard_minimum: int = Field(ge=1, le=MAX_CAP)
+    wounds_per_decisive: int = Field(ge=1)
     flow_after_wound: int
     one_action_per_round: bool
 
@@ -167,8 +190,8 @@ class Rules(_Frozen):
     version: str
     levels: Levels
     abilities: tuple[str, ...]
-    talents_per_ability_level: int
-    budget: int | None
+    talents_per_ability_level: int = Field(ge=0)
+    budget: int | None = Field(ge=0)
     defences: Defences
     hits: Hits
     ladder: tuple[Rung, ...]
@@ -180,6 +203,14 @@ class Rules(_Frozen):
     scenes: SceneRules
     rising_tension: TensionRules
     conflict: ConflictRules
+
+    @field_validator("ladder")
+    @classmethod
+    def _ladder_ascends(cls, ladder: tuple[Rung, ...]) -> tuple[Rung, ...]:
+        steps = [rung.at_least for rung in ladder]
+        if steps != sorted(set(steps)):
+            raise ValueError(f"the ladder's at_least thresholds must strictly ascend, got {steps}")
+        return ladder
 
 
 _SOURCE = RulesSource(Rules, __name__.rpartition(".")[0])
