@@ -151,3 +151,19 @@ def test_the_odds_query_has_the_documented_shape(state: AscendState) -> None:
         "distribution",
     }
     assert Fraction(row["p_success_exact"]) == sum(Fraction(r[2]) for r in row["distribution"] if r[0] >= 1)
+
+
+def test_advice_for_a_sheet_with_millions_of_pools_is_refused_before_any_work() -> None:
+    """A Hero with 30 items of each kind has ~10⁸ pools under exceptional narration: refused, not ranked."""
+    # rule: AS-ODDS-3 AS-POOL-3
+    from talespin.dice import LimitExceeded
+    from talespin.systems.ascend.advice import MAX_ADVICE_CHOICES, advise
+    from talespin.systems.ascend.sheet import Hero
+
+    def hero(n: int) -> Hero:
+        items = {f"item {i}": 1 for i in range(n)}
+        return Hero(name="Many", skills={"Lore": 3}, traits=items, backgrounds=items, aids=items)
+
+    with pytest.raises(LimitExceeded, match=str(MAX_ADVICE_CHOICES)):
+        advise(hero(30), skill="Lore", narration="exceptional")
+    assert len(advise(hero(3), skill="Lore", narration="exceptional")) == 1756

@@ -68,6 +68,15 @@ def test_a_reroll_limit_that_could_run_forever_is_refused() -> None:
     assert caught.value.code == "bad_variant"
 
 
+def test_a_variant_cannot_let_zero_successes_succeed() -> None:
+    """Requiring 0 Successes would make an empty roll a success, which AS-TEST-4 forbids: refused by key."""
+    # rule: AS-TEST-4
+    with pytest.raises(MalformedCommand) as caught:
+        load_rules({"required": {"min": 0, "default": 0}})
+    assert "'required'" in caught.value.message
+    assert load_rules({"required": {"min": 2, "default": 2}}).required.default == 2
+
+
 def test_p_success_per_die_is_clamped() -> None:
     """One die succeeds with (Target + 1)/10, never below 0 or above 1."""
     # rule: AS-TEST-3, AS-ODDS-1

@@ -21,15 +21,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 from typing import Any
 
+from ...dice import LimitExceeded
 from .commands import TestSpec
 from .odds import distribution_rows, exact, successes
 from .pool import Item, prepare_test
 from .rules import Narration, Rules, default_rules
 from .sheet import ITEM_KIND, POOL_KINDS, Hero
 
-__all__ = ["Choice", "advise"]
+__all__ = ["MAX_ADVICE_CHOICES", "Choice", "advise"]
+
+MAX_ADVICE_CHOICES = 100_000
+"""At most this many Dice Pools are ranked (about two seconds of exact odds).
+
+A Hero with dozens of items of each kind and exceptional narration has millions of legal pools; advice for
+such a sheet is refused with :class:`~talespin.dice.LimitExceeded` before any work, instead of running for
+minutes.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,23 @@ def _options(names: list[str], most: int) -> Iterator[tuple[str, ...]]:
     """Subsets of up to ``most`` names, largest first, so a shared set is listed with its slots filled."""
     for size in range(most, -1, -1):
         yield from combinations(names, size)
+
+
+def _count_at_most(names: int, most: int) -> int:
+    return sum(comb(names, size) for size in range(min(most, names) + 1))
+
+
+def _check_size(hero: Hero, rules: Rules, narration: Narration) -> None:
+    """Refuse advice whose legal pools (bounded above without listing them) exceed the limit."""
+    counts = [len(hero.ratings(kind)) for kind in POOL_KINDS]
+    bound = _count_at_most(sum(counts), rules.invokes.allowed(narration))
+    for count in counts:
+        bound *= _count_at_most(count, rules.pool.per_kind)
+    if bound > MAX_ADVICE_CHOICES:
+        raise LimitExceeded(
+            f"{hero.name} has up to {bound} legal Dice Pools for this Test, more than the "
+            f"{MAX_ADVICE_CHOICES} advice ranks: ask with less narration, or for a sheet with fewer items"
+        )
 
 
 def _assignments(hero: Hero, rules: Rules, narration: Narration) -> Iterator[tuple[list[Item], list[Item]]]:
@@ -112,6 +139,7 @@ def advise(
     for a Test that could not be rolled is refused the same way.
     """
     rules = rules or default_rules()
+    _check_size(hero, rules, narration)
     base = prepare_test(
         TestSpec(
             hero=hero.name, skill=skill, conviction=conviction, difficulty=difficulty, required=required

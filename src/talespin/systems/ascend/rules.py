@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ...dice.limits import MAX_FACES
 from ..rules_data import RulesSource
 
 __all__ = ["Narration", "Rules", "default_rules", "load_rules"]
@@ -48,7 +49,7 @@ class Ratings(_Frozen):
 class Die(_Frozen):
     """AS-TEST-3: the die of the Dice Pool and its lowest face (0 for a d10 read 0–9)."""
 
-    size: int = Field(ge=2)
+    size: int = Field(ge=2, le=MAX_FACES)
     lowest: Literal[0, 1]
 
     def p_success(self, target: int) -> Fraction:
@@ -123,6 +124,14 @@ class Rules(_Frozen):
     opposed: OpposedRules
     extended: ExtendedRules
     advice: AdviceRules
+
+    @field_validator("required")
+    @classmethod
+    def _zero_successes_fail(cls, required: Setting) -> Setting:
+        """AS-TEST-4: zero Successes is always a failure, so at least 1 Success is required."""
+        if required.min < 1:
+            raise ValueError(f"min must be 1 or more (zero Successes always fails), got {required.min}")
+        return required
 
 
 _SOURCE = RulesSource(Rules, __name__.rpartition(".")[0])
