@@ -184,3 +184,14 @@ def test_a_character_listed_twice_as_present_is_refused(h: Any) -> None:
         decide(state, {"do": "start_scene", "kind": "action", "present": ["Ada", "Ada"]}, None)
     assert refused.value.path == "present[1]"
     assert state.scene is None
+
+
+def test_a_bad_trigger_in_start_scene_names_its_place_and_starts_nothing(h: Any) -> None:
+    """A malformed Trigger listed in start_scene is refused with the path triggers[i].key; no scene starts."""
+    # rule: II-CRISIS-2 II-SCENE-4
+    state, _ = h.run([])
+    command = {"do": "start_scene", "kind": "action", "triggers": [{"at": 5, "text": "ok"}, {"at": -1}]}
+    with pytest.raises(MalformedCommand) as refused:
+        decide(state, command, None)
+    assert refused.value.path == "triggers[1].at"
+    assert state.scene is None

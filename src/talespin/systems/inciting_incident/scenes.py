@@ -8,7 +8,7 @@ The GM's commands (``add_character``, ``start_scene``, ``end_scene``, ``add_trig
 from __future__ import annotations
 
 from ...dice import Rng
-from ..errors import IllegalCommand, MalformedCommand
+from ..errors import IllegalCommand, MalformedCommand, RulesError
 from ..protocol import Command
 from . import rule_ids as ids
 from .commands import check_keys, opt_bool, opt_int, opt_str, req_int, req_str, str_list, visibility
@@ -109,7 +109,11 @@ def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
             raise MalformedCommand(
                 f"triggers[{index}] must be a mapping", code="bad_field", path=f"triggers[{index}]"
             )
-        add_trigger(draft, {"do": "add_trigger", **raw}, rng)
+        try:
+            add_trigger(draft, {"do": "add_trigger", **raw}, rng)
+        except RulesError as error:
+            error.path = f"triggers[{index}]" + (f".{error.path}" if error.path else "")
+            raise
     if restful:
         rest(draft, {"do": "rest"}, rng)
 
