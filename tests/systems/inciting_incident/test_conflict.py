@@ -233,3 +233,29 @@ def test_moving_spends_the_action_of_the_round(h: Any) -> None:
         decide(state, {"do": "move", "character": "Ada"}, None)
     state, events = h.run([{"do": "move", "character": "Bram"}], state=state)
     assert h.types(events) == ["Moved", "RoundStarted"] and state.scene.conflict.round == 2
+
+
+def test_the_guard_never_falls_below_its_minimum(h: Any) -> None:
+    """With the Flow 33 in the characters' favour the guard is 10, not 30 − 33; a failure costs 20 − total."""
+    # rule: II-FLOW-3 II-FLOW-2
+    huge = [[6, 6, 6, 6, 1], [5], [5], [5], [5], [5], [3]]  # 6d6 + d10 vs Guard: 53
+    attack = {"do": "regular_attack", "character": "Ada", "target": "Guard", "talent": "Quickdraw"}
+    state, _ = h.run([{**attack, "faces": huge}], state=_conflict(h))
+    assert state.scene.conflict.flow == 33
+    bram_low = [[1], [1], [1], [1], [1], [1], [2]]  # 6d6 + d10 vs Guard: 8, below the guard of 10
+    state, events = h.run(
+        [
+            {
+                "do": "decisive_attack",
+                "character": "Bram",
+                "target": "Guard",
+                "talent": "Brawling",
+                "faces": bram_low,
+            }
+        ],
+        state=state,
+    )
+    made = h.last(events, "AttackMade").data
+    assert made["against"] == 10 and made["success"] is False
+    assert h.last(events, "CrisisRaised").data["amount"] == 20 - 8
+    assert state.scene.conflict.enemies[0].wounds == 0
