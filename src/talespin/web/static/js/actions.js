@@ -96,15 +96,15 @@ export function mountActions(root, ctx) {
         `${skill.name} (${talent} · ${effectText(skill.effects)})`))),
       h("div.row", all.filter((x) => x.skill.kind === "advanced").map(({ talent, skill }) => {
         // A healing Skill may heal someone else (II-SKILL-2 heal): pick whom.
-        const whom = skill.effects?.heal ? h("select.small", { "data-heal-target": skill.name, "aria-label": `Whom ${skill.name} heals` },
+        const whom = skill.effects?.heal ? h("select.small.inline", { "data-heal-target": skill.name, "aria-label": `Whom ${skill.name} heals` },
           (ctx.view?.characters || []).map((c) => h("option", { value: c.name, selected: c.name === actorSel.value }, c.name))) : null;
         const use = () => {
           const command = { do: "use_skill", character: actorSel.value, talent, skill: skill.name };
           if (whom && whom.value !== actorSel.value) command.target = whom.value;
           return ctx.send(command);
         };
-        return h("span.row", h("button.secondary.small", { type: "button", "data-skill": skill.name, onclick: use },
-          `Use ${skill.name} (${effectText(skill.effects)})`), whom);
+        return h("span.row.skill-use", h("button.secondary.small", { type: "button", "data-skill": skill.name, onclick: use },
+          `Use ${skill.name} (${effectText(skill.effects)})`), whom ? h("span.small.muted", "on") : null, whom);
       }))));
   }
 

@@ -93,7 +93,14 @@ export function describeCommand(c = {}) {
   if (c.talent) bits.push(`rolls ${c.talent}`);
   if (["test", "extended_step"].includes(c.do) && c.skill) bits.push(`tests ${c.skill}`);
   if (c.conviction) bits.push(`tests ${c.conviction}`);
-  if (c.do === "use_skill") return `use skill — ${actor} uses ${c.skill}`;
+  if (c.do === "use_skill") return `use skill — ${actor} uses ${c.skill}${c.target ? ` on ${c.target}` : ""}`;
+  if (c.do === "recreate_skill") return `recreate skill — ${actor} recreates ${c.skill?.name ?? "a Skill"} with ${c.talent}${c.faces ? ", physical dice" : ""}`;
+  if (c.do === "ability_roll") return `ability roll — ${actor} rolls ${c.ability}${c.faces ? ", physical dice" : ""}`;
+  if (c.do === "learn") {
+    const change = c.skill ? `learns ${c.skill.name ?? "a Skill"} (${c.talent})` : c.ability ? `sets ${c.ability} to ${c.level}`
+      : `changes ${c.talent?.name ?? "a Talent"}${c.talent?.level !== undefined ? ` (level ${c.talent.level})` : ""}`;
+    return `learn — ${actor} ${change}`;
+  }
   if (c.do === "opposed_test") {
     const side = (x) => `${x?.hero ?? "?"} (${x?.skill || x?.conviction || "?"})`;
     return `opposed test — ${side(c.attacker)} against ${side(c.defender)}${c.attacker?.faces ? ", physical dice" : ""}`;
