@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from talespin.systems import IllegalCommand, MalformedCommand
 from talespin.systems.ascend import AscendState, load_rules, parse_hero, prepare_test
 from talespin.systems.ascend.commands import TestSpec
+from talespin.systems.ascend.pool import Item
+from talespin.systems.ascend.rolling import roll_data
 
 
 def _prepare(state: AscendState, **spec: Any) -> Any:
@@ -22,6 +25,9 @@ def test_worked_example_stealth_two_is_target_two(state: AscendState) -> None:
     # rule: AS-POOL-5, AS-TEST-2, AS-TEST-3
     test = _prepare(state, skill="Stealth", trait="Agility")
     assert test.target == 2
+    one_die = replace(test, chosen=(Item("trait", "Agility", 1),), invoked=())
+    succeeding = [face for face in range(10) if roll_data(one_die, [face], None, state.rules)["success"]]
+    assert succeeding == [0, 1, 2]
 
 
 def test_worked_example_persuasion_three_difficulty_two_is_target_one(state: AscendState) -> None:
