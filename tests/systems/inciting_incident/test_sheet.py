@@ -145,3 +145,18 @@ def test_variant_may_restrict_skill_kinds(h: Any) -> None:
         ("II-CHAR-6", "talents[1].skills[1].kind"),
         ("II-CHAR-6", "talents[1].skills[2].kind"),
     ]
+
+
+def test_an_unknown_key_does_not_hide_the_rules_a_sheet_breaks(h: Any) -> None:
+    """A sheet with an unknown key and a Talent above its Ability reports both at once."""
+    # rule: II-CHAR-7 II-CHAR-2
+    sheet = copy.deepcopy(h.ADA)
+    sheet["notes"] = "a typo of a key"
+    sheet["talents"][0]["colour"] = "red"
+    sheet["talents"][0]["level"] = 6
+    assert sorted(_errors(sheet)) == [
+        ("II-CHAR-2", "talents[0].colour"),
+        ("II-CHAR-2", "talents[0].level"),
+        ("II-CHAR-7", "notes"),
+    ]
+    assert sheet["notes"] == "a typo of a key" and sheet["talents"][0]["colour"] == "red"

@@ -14,6 +14,7 @@ A sheet is plain YAML or JSON (see ``contracts.md``, "Sheets")::
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -253,8 +254,28 @@ def check_sheet(raw: Any, rules: Rules) -> tuple[Character | None, list[SheetErr
             rows.append(
                 SheetError(_shape_rule(loc), _path(loc), f"{item['msg']} (got {item.get('input')!r})")
             )
-        return None, rows
+        return None, rows + _errors_beside_unknown_keys(raw, error, rules)
     return sheet, _rule_errors(sheet, rules)
+
+
+def _errors_beside_unknown_keys(
+    raw: Mapping[str, Any], error: ValidationError, rules: Rules
+) -> list[SheetError]:
+    """II-CHAR-7: when unknown keys are the only shape errors, the rules are still checked without them."""
+    if any(item["type"] != "extra_forbidden" for item in error.errors()):
+        return []
+    pruned = copy.deepcopy(dict(raw))
+    for item in error.errors():
+        *parents, key = item["loc"]
+        holder: Any = pruned
+        for part in parents:
+            holder = holder[part]
+        holder.pop(key, None)
+    try:
+        sheet = Character.model_validate(pruned)
+    except ValidationError:
+        return []
+    return _rule_errors(sheet, rules)
 
 
 def parse_sheet(raw: Any, rules: Rules, where: str = "sheet") -> Character:
