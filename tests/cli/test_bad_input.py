@@ -119,3 +119,24 @@ def test_binary_and_deeply_nested_files_are_refused(
     error = error_of(out)
     assert str(error["code"]) in {"unreadable_file", "unparsable_file", "unreadable", "bad_export"}
     assert str(error["message"])
+
+
+def test_yaml_on_is_a_key_not_a_boolean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``{do: spend_tension, on: trigger}`` in a YAML script reaches the engine with the key 'on'."""
+    # rule: II-RT-3
+    script = tmp_path / "spend.yaml"
+    script.write_text(
+        "system: inciting-incident\n"
+        "rising_tension: 1\n"
+        "characters:\n"
+        "  - {name: Ada, abilities: {fortitude: 3, perseverance: 4, nimbleness: 5}, talents: []}\n"
+        "commands:\n"
+        "  - {do: start_scene, kind: action}\n"
+        "  - {do: spend_tension, on: trigger}\n",
+        encoding="utf-8",
+    )
+    code, out = run(["ii", "play", str(script), "--json"], capsys)
+    assert code == 2
+    error = error_of(out)
+    assert error["rule"] == "II-RT-3"
+    assert "needs 2, only 1 is available" in str(error["message"])

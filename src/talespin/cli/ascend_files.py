@@ -8,6 +8,7 @@ silently keep only the last value, so the reader reports every repeated key with
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,23 @@ import yaml
 from .output import BadInput
 
 __all__ = ["MAX_DEPTH", "Document", "parse_faces", "read_document"]
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML whose booleans are only ``true``/``false`` (YAML 1.2).
+
+    PyYAML follows YAML 1.1, where ``on``, ``off``, ``yes`` and ``no`` are booleans: the script command
+    ``{do: spend_tension, on: trigger}`` would arrive with the key ``True``. Here they stay text.
+    """
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 class Document:
@@ -120,10 +138,10 @@ def read_document(path: Path) -> Document:
         if path.suffix.lower() == ".json":
             document = Document(*_json_repeats(text))
         else:
-            data = yaml.safe_load(text)
+            data = yaml.load(text, Loader=_Loader)  # a SafeLoader, with YAML 1.2 booleans
             if _too_deep(data):
                 raise too_deep
-            document = Document(data, _yaml_repeats(yaml.compose(text, Loader=yaml.SafeLoader)))
+            document = Document(data, _yaml_repeats(yaml.compose(text, Loader=_Loader)))
     except (yaml.YAMLError, json.JSONDecodeError) as error:
         raise BadInput(f"cannot parse {path}: {error}", code="unparsable_file") from None
     except RecursionError:
