@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,9 @@ from talespin.cli.ascend_files import MAX_DEPTH
 from talespin.dice import LimitExceeded
 from talespin.systems.inciting_incident import default_rules
 from talespin.systems.inciting_incident.rolls import final_d6
+
+TALESPIN = [sys.executable, "-c", "from talespin.cli import main; main()"]
+"""The console script, run by this interpreter."""
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -140,3 +146,24 @@ def test_yaml_on_is_a_key_not_a_boolean(tmp_path: Path, capsys: pytest.CaptureFi
     error = error_of(out)
     assert error["rule"] == "II-RT-3"
     assert "needs 2, only 1 is available" in str(error["message"])
+
+
+def test_serve_on_a_busy_port_exits_two(tmp_path: Path) -> None:
+    """``talespin serve`` on a port another socket holds exits 2 with a message, not uvicorn's own code."""
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        done = subprocess.run(
+            [*TALESPIN, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 't.db'}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        busy.close()
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr

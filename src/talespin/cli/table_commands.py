@@ -40,7 +40,12 @@ def serve(
         highlight=False,
         soft_wrap=True,
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    except SystemExit as stopped:  # uvicorn exits 1 or 3 when it cannot listen
+        if stopped.code not in (0, None):
+            fail("cannot_listen", f"cannot listen on {host}:{port} (the server's reason is above)", False)
+        raise
 
 
 def _render(report: dict[str, Any]) -> None:
