@@ -118,3 +118,12 @@ def test_grid_matches_exact_sums() -> None:
 def test_grid_of_no_dice_is_certain_zero() -> None:
     """An empty pool totals 0, so P(total ≥ T) is 0 for every positive target."""
     assert not at_least_grid([[]], 5).any()
+
+
+def test_a_pool_too_large_to_compute_exactly_is_refused_before_any_work() -> None:
+    """Nine d6 and three d10 capped at 100,000 (gigabytes of exact weights) raise LimitExceeded at once."""
+    from talespin.dice import LimitExceeded
+
+    with pytest.raises(LimitExceeded, match="capped at 100000 is too large"):
+        pool_total([6] * 9 + [10] * 3, 100_000)
+    assert pool_total([6] * 9 + [10] * 3, 1000).p_at_least(1000) > 0

@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
+from math import log2
 
 from .distribution import Distribution
-from .limits import check_cap, check_dice_count, check_exploding, check_faces
+from .errors import LimitExceeded
+from .limits import MAX_EXACT_BITS, check_cap, check_dice_count, check_exploding, check_faces
 
 __all__ = ["exploding_die", "exploding_mean", "pool_total"]
 
@@ -52,6 +54,26 @@ def exploding_mean(size: int) -> Fraction:
     return Fraction(size + 1, 2) * Fraction(size, size - 1)
 
 
+def _check_work(counts: dict[int, int], cap: int, explode: bool) -> None:
+    """Refuse a pool whose exact capped distribution exceeds :data:`~.limits.MAX_EXACT_BITS` before any work.
+
+    The size is estimated as outcomes (``cap + 1``) × bits of the common denominator, as for notation odds:
+    nine d6 and three d10 capped at 100,000 would need gigabytes of exact weights and hours of work.
+    """
+    bits = 0.0
+    for size, count in counts.items():
+        depth = (cap - 1) // size if explode else 0
+        bits += count * (depth + 1) * (log2(size) if size > 1 else 0.0)
+    estimate = (cap + 1) * max(bits, 1.0)
+    if estimate > MAX_EXACT_BITS:
+        dice = " + ".join(f"{count}d{size}{'!' if explode else ''}" for size, count in sorted(counts.items()))
+        raise LimitExceeded(
+            f"the exact distribution of {dice} capped at {cap} is too large to compute (about "
+            f"{estimate / 8e6:.1f} MB of exact weights; the limit is {MAX_EXACT_BITS / 8e6:.1f} MB): "
+            "use fewer dice or a lower target"
+        )
+
+
 def pool_total(sizes: Iterable[int], cap: int, *, explode: bool = True) -> Distribution:
     """``min(sum, cap)`` for a pool of dice of the given sizes, exploding by default.
 
@@ -62,6 +84,7 @@ def pool_total(sizes: Iterable[int], cap: int, *, explode: bool = True) -> Distr
     for size in sizes:
         counts[size] = counts.get(size, 0) + 1
     check_dice_count(sum(counts.values()))
+    _check_work(counts, cap, explode)
     total = Distribution.constant(0)
     for size, count in sorted(counts.items()):
         if explode:
