@@ -199,3 +199,20 @@ def test_no_items_is_an_empty_pool(state: AscendState) -> None:
     """Without Trait, Background or Aid the pool has 0 dice."""
     # rule: AS-POOL-4
     assert _prepare(state, skill="Athletics").pool == 0
+
+
+@pytest.mark.parametrize(("rating", "difficulty", "expected"), [(0, 1, 0), (2, 3, 0), (9, 0, 4), (9, 9, 2)])
+def test_edge_targets_count_dice_as_the_rules_say(
+    state: AscendState, rating: int, difficulty: int, expected: int
+) -> None:
+    """A Target below 0 gives no Success even on a 0; a Target of 9 makes every die, 9 included, a Success."""
+    # rule: AS-TEST-3 AS-TEST-2
+    test = replace(
+        _prepare(state, skill="Stealth", trait="Agility"),
+        rating=rating,
+        difficulty=difficulty,
+        chosen=(Item("trait", "Agility", 4),),
+    )
+    rolled = roll_data(test, [0, 0, 9, 9], None, state.rules)
+    assert rolled["target"] == rating - difficulty
+    assert rolled["successes"] == expected
