@@ -164,3 +164,40 @@ def test_random_sheets_are_validated_or_refused(sheet: dict[str, Any]) -> None:
     for system in ("ii", "ascend"):
         response = CLIENT.post(f"/api/systems/{system}/validate", json={"sheet": sheet})
         assert response.status_code in {200, 422}, response.text
+
+
+_ODDS_KEYS = ["dice", "advantage", "disadvantage", "against", "cost", "situation", "skills", "talent"]
+
+
+@given(extra=st.dictionaries(st.sampled_from(_ODDS_KEYS), _values, max_size=4))
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+def test_odds_for_a_real_character_with_random_numbers_are_answered_or_refused(extra: dict[str, Any]) -> None:
+    """An odds query about a real character with badly typed numbers is refused with 422, never a 500."""
+    response = II.client.post(
+        f"{II.base}/odds", json={"character": "Ada", **extra}, headers=bearer(II.gm_token)
+    )
+    assert response.status_code in {200, 422}, response.text
+
+
+def test_odds_refuse_badly_typed_numbers_by_name() -> None:
+    """Each badly typed number of an odds query is refused naming its key, and a good query still answers."""
+    bad = [
+        ({"dice": "x"}, "dice"),
+        ({"advantage": "x"}, "advantage"),
+        ({"disadvantage": [1]}, "disadvantage"),
+        ({"dice": 1.5}, "dice"),
+        ({"advantage": -3}, "advantage"),
+        ({"situation": "recreate_skill", "cost": "x"}, "cost"),
+        ({"situation": "ability_roll", "against": "x"}, "against"),
+    ]
+    for extra, key in bad:
+        response = II.client.post(
+            f"{II.base}/odds", json={"character": "Ada", **extra}, headers=bearer(II.gm_token)
+        )
+        assert response.status_code == 422, (extra, response.text)
+        assert key in response.json()["error"]["message"], response.text
+    good = II.client.post(
+        f"{II.base}/odds", json={"character": "Ada", "dice": 4}, headers=bearer(II.gm_token)
+    )
+    assert good.status_code == 200, good.text
+    assert good.json()["choices"]

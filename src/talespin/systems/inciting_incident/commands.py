@@ -52,9 +52,8 @@ def check_keys(command: Command, allowed: Iterable[str]) -> None:
 
 
 def _fail(command: Command, key: str, expected: str, value: Any) -> MalformedCommand:
-    return MalformedCommand(
-        f"{command.get('do')}: {key} must be {expected}, got {value!r}", code="bad_field", path=key
-    )
+    what = command.get("do") or "odds query"
+    return MalformedCommand(f"{what}: {key} must be {expected}, got {value!r}", code="bad_field", path=key)
 
 
 def req_int(command: Command, key: str, *, minimum: int | None = None, rule: str | None = None) -> int:

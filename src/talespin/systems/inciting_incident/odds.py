@@ -17,7 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import MalformedCommand
+from . import rule_ids as ids
 from .chances import exact, expected_attack_crisis, expected_reduction, talent_choice
+from .commands import opt_int
 from .conflict import participants
 from .rolls import final_d6
 from .sheet import Character, defences
@@ -90,7 +92,7 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     base = scene.difficulty if scene is not None else rules.roll.difficulty.default
     if obstacle is not None and obstacle.difficulty is not None:
         base = obstacle.difficulty
-    roll = RollQuery(state, query, sheet, int(query.get("dice", base)))
+    roll = RollQuery(state, query, sheet, opt_int(query, "dice", base, minimum=0, rule=ids.ROLL_5))
     answer: dict[str, Any] = {"character": sheet.name, "situation": situation, "choices": []}
     choices: list[dict[str, Any]] = answer["choices"]
     target = rules.roll.target
@@ -187,9 +189,7 @@ def _other_odds(
     rules = state.rules
     target = rules.roll.target
     if situation == "recreate_skill":
-        cost = int(query.get("cost", 0))
-        if cost < 0:
-            raise MalformedCommand("cost must be 0 or more", code="bad_field", path="cost")
+        cost = opt_int(query, "cost", 0, minimum=0)
         crisis = Fraction(cost * rules.skills.recreate_crisis_per_cost)
         answer["cost"] = cost
         for t in sheet.talents:
@@ -199,9 +199,10 @@ def _other_odds(
             answer["choices"].append(row)
         return answer
     scene = state.scene
-    base = int(query.get("dice", scene.difficulty if scene is not None else rules.roll.difficulty.default))
+    default_base = scene.difficulty if scene is not None else rules.roll.difficulty.default
+    base = opt_int(query, "dice", default_base, minimum=0, rule=ids.ROLL_5)
     d6 = final_d6(base, roll.advantage, roll.disadvantage, rules)
-    against = int(query.get("against", target))
+    against = opt_int(query, "against", target, minimum=0)
     zero = Fraction(0)
     for ability in rules.abilities:
         row = talent_choice(None, sheet.abilities[ability], d6, against, rules)

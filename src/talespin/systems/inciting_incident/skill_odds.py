@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import MalformedCommand
 from .chances import talent_choice
+from .commands import opt_int
 from .rolls import final_d6
 from .sheet import Character, Talent
 from .state import GameState, Prepared
@@ -65,8 +66,8 @@ class RollQuery:
     def __init__(self, state: GameState, query: Mapping[str, Any], sheet: Character, base: int) -> None:
         self.rules = state.rules
         self.base = base
-        self.advantage = int(query.get("advantage", 0))
-        self.disadvantage = int(query.get("disadvantage", 0))
+        self.advantage = opt_int(query, "advantage", 0, minimum=0)
+        self.disadvantage = opt_int(query, "disadvantage", 0, minimum=0)
         self.names = _skill_names(query, sheet)
         scene = state.scene
         self.prepared = scene.prepared_for(sheet.name) if scene is not None else None
