@@ -166,6 +166,9 @@ def test_random_sheets_are_validated_or_refused(sheet: dict[str, Any]) -> None:
         assert response.status_code in {200, 422}, response.text
 
 
+ODDS = Campaign.create(CLIENT, "ii")
+"""A campaign only odds queries touch, so random commands elsewhere cannot undo its character."""
+ODDS.send({"do": "add_character", "sheet": ADA})
 _ODDS_KEYS = ["dice", "advantage", "disadvantage", "against", "cost", "situation", "skills", "talent"]
 
 
@@ -173,8 +176,8 @@ _ODDS_KEYS = ["dice", "advantage", "disadvantage", "against", "cost", "situation
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 def test_odds_for_a_real_character_with_random_numbers_are_answered_or_refused(extra: dict[str, Any]) -> None:
     """An odds query about a real character with badly typed numbers is refused with 422, never a 500."""
-    response = II.client.post(
-        f"{II.base}/odds", json={"character": "Ada", **extra}, headers=bearer(II.gm_token)
+    response = ODDS.client.post(
+        f"{ODDS.base}/odds", json={"character": "Ada", **extra}, headers=bearer(ODDS.gm_token)
     )
     assert response.status_code in {200, 422}, response.text
 
@@ -191,13 +194,13 @@ def test_odds_refuse_badly_typed_numbers_by_name() -> None:
         ({"situation": "ability_roll", "against": "x"}, "against"),
     ]
     for extra, key in bad:
-        response = II.client.post(
-            f"{II.base}/odds", json={"character": "Ada", **extra}, headers=bearer(II.gm_token)
+        response = ODDS.client.post(
+            f"{ODDS.base}/odds", json={"character": "Ada", **extra}, headers=bearer(ODDS.gm_token)
         )
         assert response.status_code == 422, (extra, response.text)
         assert key in response.json()["error"]["message"], response.text
-    good = II.client.post(
-        f"{II.base}/odds", json={"character": "Ada", "dice": 4}, headers=bearer(II.gm_token)
+    good = ODDS.client.post(
+        f"{ODDS.base}/odds", json={"character": "Ada", "dice": 4}, headers=bearer(ODDS.gm_token)
     )
     assert good.status_code == 200, good.text
     assert good.json()["choices"]
