@@ -223,3 +223,16 @@ def test_a_skill_named_twice_in_one_action_is_refused(h: Any) -> None:
         decide(state, command, None)
     assert refused.value.rule == "II-SKILL-1"
     assert state.scene.crisis == 0
+
+
+def test_recreating_keeps_the_rules_base_and_carries_no_other_skill(h: Any) -> None:
+    """A recreation always starts from the rules' 5d6: a dice override or another Skill is refused."""
+    # rule: II-SKILL-3
+    from talespin.systems.errors import MalformedCommand
+
+    state, _ = h.run([h.ACTION])
+    base = {"do": "recreate_skill", "character": "Ada", "talent": "Piloting", "skill": GLIDE}
+    for extra in ({"dice": 9}, {"skills": ["Barrel Roll"]}):
+        with pytest.raises(MalformedCommand, match="unknown key"):
+            decide(state, {**base, **extra}, None)
+    assert state.scene.crisis == 0

@@ -82,8 +82,11 @@ def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
 
 
 def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-SKILL-3: recreate a Skill the character lacks, from 5d6 with Disadvantage equal to its cost."""
-    check_keys(command, ROLL_KEYS | {"skill", "target"})
+    """II-SKILL-3: recreate a Skill the character lacks, from 5d6 with Disadvantage equal to its cost.
+
+    The base d6 count is the rules' (no ``dice:`` override) and no other Skill rides on the attempt.
+    """
+    check_keys(command, (ROLL_KEYS - {"dice", "skills"}) | {"skill", "target"})
     sheet = character_sheet(draft, command)
     draft.scene("action", "conflict")
     raw = command.get("skill")
