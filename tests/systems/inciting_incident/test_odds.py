@@ -179,6 +179,10 @@ def test_state_odds_for_an_attack(h: Any) -> None:
     assert regular["choices"][0]["d6"] == 6  # Guard's nimbleness 3 → defence 6
     decisive = get_system("ii").odds(state, {"character": "Ada", "situation": "decisive_attack"})
     assert decisive["against"] == 30
+    for ability in ("charm", ["nimbleness"]):
+        with pytest.raises(MalformedCommand, match="ability must be one of") as refused:
+            get_system("ii").odds(state, {"character": "Ada", "ability": ability})
+        assert refused.value.rule == "II-FLOW-2"
 
 
 def test_state_odds_for_recreation_and_ability_rolls(h: Any) -> None:

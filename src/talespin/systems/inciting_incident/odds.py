@@ -154,7 +154,14 @@ def _attack_odds(
         target = next((n for n, p in people.items() if p[0] != side), None)
     if target not in people:
         raise MalformedCommand(f"no target {target!r} to attack", code="unknown_character", path="target")
-    ability = str(query.get("ability", rules.defences.default_ability))
+    ability = query.get("ability", rules.defences.default_ability)
+    if ability not in rules.abilities:
+        raise MalformedCommand(
+            f"ability must be one of {', '.join(rules.abilities)}, got {ability!r}",
+            code="bad_field",
+            rule=ids.FLOW_2,
+            path="ability",
+        )
     base = defences(people[str(target)][1], rules)[ability]
     flow = state.scene.conflict.flow if state.scene is not None and state.scene.conflict is not None else 0
     sign = 1 if side == "characters" else -1
