@@ -183,6 +183,8 @@ def test_state_odds_for_an_attack(h: Any) -> None:
         with pytest.raises(MalformedCommand, match="ability must be one of") as refused:
             get_system("ii").odds(state, {"character": "Ada", "ability": ability})
         assert refused.value.rule == "II-FLOW-2"
+    with pytest.raises(MalformedCommand, match="no target"):
+        get_system("ii").odds(state, {"character": "Ada", "target": ["Guard"]})
 
 
 def test_state_odds_for_recreation_and_ability_rolls(h: Any) -> None:

@@ -152,7 +152,7 @@ def _attack_odds(
     target = query.get("target")
     if target is None:
         target = next((n for n, p in people.items() if p[0] != side), None)
-    if target not in people:
+    if not isinstance(target, str) or target not in people:
         raise MalformedCommand(f"no target {target!r} to attack", code="unknown_character", path="target")
     ability = query.get("ability", rules.defences.default_ability)
     if ability not in rules.abilities:
