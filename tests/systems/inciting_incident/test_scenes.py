@@ -195,3 +195,47 @@ def test_a_bad_trigger_in_start_scene_names_its_place_and_starts_nothing(h: Any)
         decide(state, command, None)
     assert refused.value.path == "triggers[1].at"
     assert state.scene is None
+
+
+def test_disadvantage_bought_for_nobody_is_refused(h: Any) -> None:
+    """Rising Tension spent on Disadvantage with no character to receive it is refused; nothing is spent."""
+    # rule: II-RT-3
+    state, _ = h.run([h.ACTION])
+    with pytest.raises(MalformedCommand, match="needs character") as refused:
+        decide(state, {"do": "spend_tension", "on": "disadvantage", "count": 2}, None)
+    assert refused.value.rule == "II-RT-3" and refused.value.path == "character"
+    assert state.rising_tension == 5
+
+
+RAIDER = {"name": "Raider", "abilities": {"fortitude": 2, "perseverance": 2, "nimbleness": 3}}
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        [],
+        [{"do": "start_scene", "kind": "action"}],
+        [
+            {"do": "start_scene", "kind": "conflict"},
+            {"do": "start_conflict", "enemies": [RAIDER]},
+            {"do": "end_conflict", "winner": "characters", "reason": "the guard flees"},
+        ],
+    ],
+    ids=["no scene", "action scene", "conflict over"],
+)
+def test_enemy_bought_outside_a_conflict_is_refused(h: Any, setup: list[dict[str, Any]]) -> None:
+    """Rising Tension spent on an enemy outside a conflict (none in play, or one that is over) is refused."""
+    # rule: II-RT-3
+    state, _ = h.run(setup)
+    with pytest.raises(IllegalCommand, match="needs a conflict scene") as refused:
+        decide(state, {"do": "spend_tension", "on": "enemy"}, None)
+    assert refused.value.rule == "II-RT-3"
+    assert state.rising_tension == 5
+
+
+def test_enemy_bought_in_a_conflict_scene_is_spent(h: Any) -> None:
+    """In a conflict scene the GM may still buy an enemy with Rising Tension (3 each)."""
+    # rule: II-RT-3
+    state, events = h.run([{"do": "start_scene", "kind": "conflict"}, {"do": "spend_tension", "on": "enemy"}])
+    assert h.last(events, "RisingTensionSpent").data["on"] == "enemy"
+    assert state.rising_tension == 5 - 3

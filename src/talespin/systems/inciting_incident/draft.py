@@ -107,15 +107,21 @@ class Draft:
                 "RisingTensionGained", {"amount": amount, "rising_tension": total, "cause": cause, **extra}
             )
 
-    def spend_tension(self, on: str, count: int, reason: str | None, character: str | None = None) -> None:
-        """II-RT-3: the GM pays for a purchase; more than is available is refused."""
-        cost = getattr(self.rules.rising_tension.costs, on) * count
+    def afford(self, on: str, count: int) -> int:
+        """II-RT-3: the price of ``count`` purchases ``on`` something; more than is available is refused."""
+        cost: int = getattr(self.rules.rising_tension.costs, on) * count
         have = self.state.rising_tension
         if cost > have:
             raise IllegalCommand(
                 f"spending {cost} Rising Tension on {count} {on} needs {cost}, only {have} is available",
                 rule=ids.RT_3,
             )
+        return cost
+
+    def spend_tension(self, on: str, count: int, reason: str | None, character: str | None = None) -> None:
+        """II-RT-3: the GM pays for a purchase; more than is available is refused."""
+        cost = self.afford(on, count)
+        have = self.state.rising_tension
         data = {
             "amount": cost,
             "rising_tension": have - cost,

@@ -195,7 +195,13 @@ def add_tension(draft: Draft, command: Command, rng: Rng) -> None:
 
 
 def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-RT-3: the GM spends Rising Tension on Disadvantage (for a character's next roll) or other things."""
+    """II-RT-3: the GM spends Rising Tension on Disadvantage (for a character's next roll) or other things.
+
+    A purchase must have something to act on, or the Rising Tension would vanish for nothing:
+    ``on: disadvantage`` needs ``character:`` (the one whose next roll takes it) and a scene in play, and
+    ``on: enemy`` needs a conflict scene whose conflict is not over. Spending more than is available is
+    refused first; every refusal leaves the state unchanged.
+    """
     check_keys(command, {"on", "count", "reason", "character"})
     on = command.get("on")
     costs = draft.rules.rising_tension.costs.model_dump()
@@ -205,10 +211,34 @@ def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
         )
     count = opt_int(command, "count", 1, minimum=1)
     character = opt_str(command, "character")
-    if on == "disadvantage" and character is not None:
+    if on == "disadvantage":
+        if character is None:
+            raise MalformedCommand(
+                "spending on disadvantage needs character: the one whose next roll takes the Disadvantage",
+                code="missing_field",
+                rule=ids.RT_3,
+                path="character",
+            )
         draft.scene()
         if draft.state.member(character) is None:
             raise MalformedCommand(
                 f"unknown character {character!r}", code="unknown_character", path="character"
             )
+    draft.afford(str(on), count)
+    if on == "enemy":
+        _check_conflict_for_enemies(draft)
     draft.spend_tension(str(on), count, opt_str(command, "reason"), character)
+
+
+def _check_conflict_for_enemies(draft: Draft) -> None:
+    """II-RT-3: enemies bought with Rising Tension join a conflict, under way or about to start."""
+    scene = draft.state.scene
+    if scene is None or scene.kind != "conflict" or (scene.conflict is not None and scene.conflict.ended):
+        where = "no scene is in play" if scene is None else f"the scene in play is {scene.kind}"
+        if scene is not None and scene.kind == "conflict":
+            where = "the conflict in this scene is over"
+        raise IllegalCommand(
+            f"spending on enemy adds enemies to a conflict, but {where}: it needs a conflict scene whose "
+            "conflict is not over (or start_conflict with spend: true)",
+            rule=ids.RT_3,
+        )
