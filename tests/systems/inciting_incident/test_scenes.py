@@ -239,3 +239,17 @@ def test_enemy_bought_in_a_conflict_scene_is_spent(h: Any) -> None:
     state, events = h.run([{"do": "start_scene", "kind": "conflict"}, {"do": "spend_tension", "on": "enemy"}])
     assert h.last(events, "RisingTensionSpent").data["on"] == "enemy"
     assert state.rising_tension == 5 - 3
+
+
+def test_a_rest_that_lowers_nothing_is_not_used_up(h: Any) -> None:
+    """Resting at Rising Tension 0 lowers nothing and leaves the once-per-3-scenes rest available."""
+    # rule: II-RT-4 II-RT-1
+    setup = {"characters": [h.ADA], "rising_tension": 0}
+    state, events = h.run([COOP, {"do": "rest"}], setup=setup)
+    lowered = h.last(events, "RisingTensionLowered").data
+    assert lowered["amount"] == 0 and lowered["rest_scene"] is None
+    assert state.rising_tension == 0 and state.last_rest_scene is None
+    state, _ = h.run([{"do": "add_tension", "amount": 2, "reason": "the duke learns of it"}], state=state)
+    state, events = h.run([{"do": "rest"}], state=state)
+    assert h.last(events, "RisingTensionLowered").data["amount"] == 1
+    assert state.rising_tension == 1 and state.last_rest_scene == 1

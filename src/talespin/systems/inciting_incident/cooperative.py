@@ -21,7 +21,13 @@ __all__ = ["heal", "learn", "rest"]
 
 
 def rest(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-RT-4: a restful cooperative scene lowers Rising Tension, at most once per so many scenes."""
+    """II-RT-4: a restful cooperative scene lowers Rising Tension, at most once per so many scenes.
+
+    A rest while the last one is too recent is refused. A rest with Rising Tension already at its floor
+    is allowed but lowers nothing, so it does not use up the rest: the event records ``amount: 0`` and
+    ``rest_scene: null``, and the next scene may still rest. (Refusing it would make a restful scene at
+    Rising Tension 0 unplayable, and using it up would cost the players their rest for nothing.)
+    """
     check_keys(command, set())
     scene = draft.scene("cooperative")
     rules = draft.rules.rising_tension
@@ -32,12 +38,12 @@ def rest(draft: Draft, command: Command, rng: Rng) -> None:
             f"rest is allowed once per {rules.restful_every_scenes} scenes",
             rule=ids.RT_4,
         )
-    amount = min(rules.restful_reduction, draft.state.rising_tension - rules.floor)
+    amount = max(0, min(rules.restful_reduction, draft.state.rising_tension - rules.floor))
     data = {
         "amount": amount,
         "rising_tension": draft.state.rising_tension - amount,
-        "cause": "restful scene",
-        "rest_scene": scene.number,
+        "cause": "restful scene" if amount else "restful scene: nothing to lower, the rest is not used up",
+        "rest_scene": scene.number if amount else None,
     }
     draft.emit("RisingTensionLowered", data)
 
