@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 import yaml
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from talespin.cli import app
+from talespin.web import create_app
 
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -196,3 +198,29 @@ def test_human_output_renders() -> None:
         result = runner.invoke(app, ["ii", *args])
         assert result.exit_code == 0, result.output
         assert result.output.strip()
+
+
+def test_validate_reports_type_and_rule_errors_alike_on_cli_and_http(tmp_path: Path) -> None:
+    """`ii character validate` and POST .../ii/validate give one verdict for a half-broken sheet."""
+    # rule: II-CHAR-7 II-CHAR-2
+    sheet = {
+        "name": "Ada",
+        "abilities": {"fortitude": 3, "perseverance": 4, "nimbleness": 5},
+        "talents": [
+            {"name": "Piloting", "ability": "nimbleness", "level": "a"},
+            {"name": "Mechanics", "ability": "perseverance", "level": 6},
+            {"name": "Mechanics", "ability": "perseverance", "level": 2},
+        ],
+    }
+    path = tmp_path / "half-broken.yaml"
+    path.write_text(yaml.safe_dump(sheet), encoding="utf-8")
+    code, body = _json("character", "validate", str(path))
+    assert code == 1 and body["valid"] is False and body["cost"] is None
+    assert [(e["rule"], e["path"]) for e in body["errors"]] == [
+        ("II-CHAR-2", "talents[0].level"),
+        ("II-CHAR-2", "talents[1].level"),
+        ("II-CHAR-2", "talents[2].name"),
+    ]
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}")) as client:
+        response = client.post("/api/systems/ii/validate", json={"sheet": sheet})
+    assert response.status_code == 200 and response.json() == body

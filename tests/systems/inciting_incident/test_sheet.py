@@ -7,6 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from talespin.cli.ii_commands import character_json_schema
 from talespin.systems import get_system
 from talespin.systems.inciting_incident import (
@@ -76,7 +79,11 @@ def test_skill_shape(h: Any) -> None:
         ("II-SKILL-2", "talents[0].skills[1].effects.teleport"),
     ]
     sheet["talents"][0]["skills"][2]["kind"] = "passive"
-    assert _errors(sheet) == [("II-CHAR-6", "talents[0].skills[2].kind")]
+    assert _errors(sheet) == [
+        ("II-CHAR-6", "talents[0].skills[2].kind"),
+        ("II-CHAR-6", "talents[0].skills[0].cost"),
+        ("II-SKILL-2", "talents[0].skills[1].effects.teleport"),
+    ]
 
 
 def test_every_error_at_once_and_nothing_clamped(h: Any) -> None:
@@ -160,3 +167,72 @@ def test_an_unknown_key_does_not_hide_the_rules_a_sheet_breaks(h: Any) -> None:
         ("II-CHAR-7", "notes"),
     ]
     assert sheet["notes"] == "a typo of a key" and sheet["talents"][0]["colour"] == "red"
+
+
+def test_a_type_error_in_a_talent_does_not_hide_the_other_rules(h: Any) -> None:
+    """A Talent whose level is not a number is reported, and so are the rules the rest of the sheet breaks."""
+    # rule: II-CHAR-7 II-CHAR-2 II-CHAR-6
+    sheet = copy.deepcopy(h.ADA)
+    sheet["talents"][1]["level"] = "a"
+    sheet["talents"][2]["level"] = 6
+    sheet["talents"].append({"name": "Piloting", "ability": "nimbleness", "level": 2})
+    sheet["talents"].append({"name": "Cooking", "ability": "perseverance", "level": 1, "skills": "none"})
+    verdict = get_system("ii").validate_sheet(sheet)
+    assert verdict["valid"] is False and verdict["cost"] is None
+    assert all(set(e) == {"rule", "path", "message"} and e["message"] for e in verdict["errors"])
+    assert [(e["rule"], e["path"]) for e in verdict["errors"]] == [
+        ("II-CHAR-2", "talents[1].level"),
+        ("II-CHAR-6", "talents[4].skills"),
+        ("II-CHAR-2", "talents[2].level"),
+        ("II-CHAR-2", "talents[3].name"),
+    ]
+
+
+def test_a_type_error_in_an_ability_does_not_hide_the_other_rules(h: Any) -> None:
+    """An Ability that is not a number is reported once; the other Abilities and their Talents are checked."""
+    # rule: II-CHAR-7 II-CHAR-1 II-CHAR-2 II-CHAR-6
+    sheet = copy.deepcopy(h.ADA)
+    sheet["abilities"] = {"fortitude": "x", "perseverance": 12, "nimbleness": 5}
+    sheet["talents"][0]["level"] = 7
+    sheet["talents"][0]["skills"][0]["cost"] = -2
+    sheet["talents"].append({"name": "Brawling", "ability": "fortitude", "level": 9})
+    sheet["talents"].append({"name": "Brawling", "ability": "fortitude", "level": 8})
+    assert _errors(sheet) == [
+        ("II-CHAR-1", "abilities.fortitude"),
+        ("II-CHAR-1", "abilities.perseverance"),
+        ("II-CHAR-2", "talents[0].level"),
+        ("II-CHAR-6", "talents[0].skills[0].cost"),
+        ("II-CHAR-2", "talents[4].name"),
+    ]
+
+
+def test_a_talent_broken_in_one_field_still_counts_in_the_rules(h: Any) -> None:
+    """The fields of a Talent that do parse are still checked: its name, level and place under its Ability."""
+    # rule: II-CHAR-7 II-CHAR-2 II-CHAR-3
+    sheet = copy.deepcopy(h.BRAM)
+    sheet["abilities"]["nimbleness"] = 1
+    sheet["talents"].append({"name": "Brawling", "ability": "nimbleness", "level": 4, "description": 3})
+    sheet["talents"].append({"name": "Running", "ability": "nimbleness", "level": 1})
+    assert _errors(sheet) == [
+        ("II-CHAR-2", "talents[2].description"),
+        ("II-CHAR-2", "talents[2].name"),
+        ("II-CHAR-2", "talents[2].level"),
+        ("II-CHAR-3", "talents[3]"),
+    ]
+
+
+@given(
+    sheet=st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=3),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+        max_leaves=12,
+    ).map(lambda body: {"name": "R", "abilities": body, "talents": body})
+)
+@settings(max_examples=60, deadline=None)
+def test_any_malformed_sheet_gets_a_verdict(sheet: dict[str, Any]) -> None:
+    """Whatever a sheet holds, validation answers the contract's shape and never raises."""
+    # rule: II-CHAR-7
+    verdict = get_system("ii").validate_sheet(sheet)
+    assert set(verdict) == {"valid", "cost", "errors"}
+    assert verdict["valid"] is (not verdict["errors"])
+    assert all(set(e) == {"rule", "path", "message"} for e in verdict["errors"])

@@ -19,7 +19,8 @@ from .odds import odds, talent_choice
 from .rolls import final_d6, ladder
 from .rules import Rules, default_rules, load_rules
 from .script import ScriptResult, run_script
-from .sheet import Character, SheetError, check_sheet, defences, max_hits, parse_sheet, sheet_cost
+from .sheet import Character, SheetError, defences, max_hits, sheet_cost
+from .sheet_checks import check_sheet, parse_sheet
 from .state import GameState
 from .system import SYSTEM, IncitingIncident, new_state
 from .views import redact, view

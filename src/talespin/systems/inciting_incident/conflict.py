@@ -18,7 +18,8 @@ from .acting import is_auto, talent_roll
 from .chances import action_crisis, failure_crisis
 from .commands import ROLL_KEYS, check_keys, opt_bool, opt_str, req_str
 from .draft import Draft
-from .sheet import Character, defences, max_hits, parse_sheet
+from .sheet import Character, defences, max_hits
+from .sheet_checks import parse_sheet
 from .state import Conflict, GameState
 
 __all__ = ["attack", "end_conflict", "move", "participants", "start_conflict", "yield_conflict"]

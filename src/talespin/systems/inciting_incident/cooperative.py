@@ -15,7 +15,8 @@ from ..protocol import Command
 from . import rule_ids as ids
 from .commands import check_keys, opt_int, req_int, req_str
 from .draft import Draft
-from .sheet import check_sheet, sheet_cost
+from .sheet import sheet_cost
+from .sheet_checks import check_sheet
 
 __all__ = ["heal", "learn", "rest"]
 

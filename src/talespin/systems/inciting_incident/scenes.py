@@ -15,7 +15,7 @@ from .commands import check_keys, opt_bool, opt_int, opt_str, req_int, req_str, 
 from .cooperative import rest
 from .draft import Draft
 from .obstacles import check_difficulty
-from .sheet import parse_sheet
+from .sheet_checks import parse_sheet
 
 __all__ = [
     "add_character",

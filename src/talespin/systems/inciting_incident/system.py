@@ -12,7 +12,8 @@ from .decide import actor, decide
 from .evolve import evolve
 from .odds import odds
 from .rules import load_rules
-from .sheet import check_sheet, sheet_cost
+from .sheet import sheet_cost
+from .sheet_checks import check_sheet
 from .state import GameState
 from .views import redact, view
 
