@@ -58,6 +58,14 @@ def percent(value: float) -> str:
     return shared_percent(value, 2)
 
 
+def _rows_table(outcome: str, probability: str, rows: list[list[Any]]) -> Table:
+    """A distribution's ``[outcome, p, "n/d"]`` rows as a table for people."""
+    shown = Table(outcome, probability, "exact")
+    for value, p, exact in rows:
+        shown.add_row(str(value), percent(p), exact)
+    return shown
+
+
 def odds(
     *,
     rating: RatingOpt,
@@ -73,10 +81,7 @@ def odds(
 
         def render() -> None:
             console.print(f"[bold]{pool}d10[/], Target {target}, {payload['required']} Success(es) required")
-            shown = Table("Successes", "P(exactly)", "exact")
-            for successes, p, exact in payload["distribution"]:
-                shown.add_row(str(successes), percent(p), exact)
-            console.print(shown)
+            console.print(_rows_table("Successes", "P(exactly)", payload["distribution"]))
             console.print(
                 f"P(success) = [bold]{percent(payload['p_success'])}[/]  ({payload['p_success_exact']})"
             )
@@ -180,10 +185,7 @@ def extended(
 
         def render() -> None:
             console.print(f"{pool}d10 at Target {target}, goal {goal} Successes, limit {limit or 'none'}")
-            shown = Table("Tests", "P(goal first reached)", "exact")
-            for n, p, exact in payload["tests_needed"]:
-                shown.add_row(str(n), percent(p), exact)
-            console.print(shown)
+            console.print(_rows_table("Tests", "P(goal first reached)", payload["tests_needed"]))
             console.print(
                 f"P(within {payload['horizon']} Tests) = [bold]{percent(payload['p_within_limit'])}[/]"
             )
