@@ -176,6 +176,7 @@ def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, tab
     table.import_sheet(bea, json.dumps(ADA))
     table.add_to_table(bea)
     gm.click("#start-scene")
+    gm.click("#gm-simple")
     expect(gm.locator('#choices .action[data-talent="Piloting"]')).to_be_visible()
     gm.check("#blind")
     gm.locator('#choices .action[data-talent="Piloting"] button.act').click()
@@ -299,6 +300,10 @@ def test_skills_change_the_odds_before_the_roll_and_go_with_it(new_page: Any, ta
     table.import_sheet(bea, json.dumps(PILOT_WITH_SKILLS))
     table.add_to_table(bea)
     gm.click("#start-scene")
+    # rule: II-SIMPLE-4
+    expect(bea.locator("#no-actions")).to_contain_text("no obstacle is in play")
+    expect(bea.locator('#choices .action[data-do="simple_obstacle"] button.act')).to_have_count(0)
+    gm.click("#gm-simple")
     piloting = bea.locator('#choices .action[data-talent="Piloting"]')
     expect(piloting).to_contain_text("5d6 + d6 + d6")
     bea.check("#skills input[value='Barrel Roll']")
@@ -307,5 +312,12 @@ def test_skills_change_the_odds_before_the_roll_and_go_with_it(new_page: Any, ta
     expect(piloting).to_contain_text("with Barrel Roll")
     piloting.locator("button.act").click()
     expect(gm.locator('#log .event[data-type="SkillUsed"]')).to_contain_text("Barrel Roll", timeout=2000)
-    bea.click("#skills button[data-skill='Steady Hands']")
+    # The obstacle is passed: no second action on it is offered, and the Advanced Action shows its odds.
+    # rule: II-SKILL-5
+    expect(bea.locator("#no-actions")).to_contain_text("the obstacle is passed")
+    steady = bea.locator("#advanced .action[data-skill='Steady Hands']")
+    expect(steady).to_contain_text(re.compile(r"\d+% success · \+[\d.]+ Crisis expected · 5d6 \+ d6 \+ d6"))
+    bea.click("#act details summary")
+    bea.fill("#faces", "6,6,1; 5; 5; 5; 5; 4; 4")
+    steady.locator("button.act").click()
     expect(gm.locator('#log .event[data-type="CrisisLowered"]')).to_have_count(1, timeout=2000)

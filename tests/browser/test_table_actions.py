@@ -80,6 +80,7 @@ def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, 
     expect(gm.locator("#scene-present-list")).to_have_text("Present: Ada")
     expect(cal.locator("#scene-present-list")).to_have_text("Present: Ada")
     expect(cal.locator("#recreate")).to_be_hidden()
+    gm.click("#gm-simple")
 
     # A ticked Skill's Crisis effect is in the expected Crisis: +3 on every outcome.
     piloting = bea.locator('#choices .action[data-do="simple_obstacle"][data-talent="Piloting"]')
@@ -118,9 +119,11 @@ def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, 
     gm.locator('#scene-present input[value="Bram"]').check()
     gm.click("#start-scene")
     expect(bea.locator("#learn")).to_be_visible()
-    bea.select_option("#learn-what", "ability")
-    bea.select_option("#learn-ability", "perseverance")
-    bea.fill("#learn-level", "5")
+    # An Ability is not changed in a cooperative scene: the page does not offer it.
+    # rule: II-SCENE-2
+    expect(bea.locator('#learn-what option[value="ability"]')).to_be_disabled()
+    bea.select_option("#learn-what", "skill")
+    bea.fill("#learn-skill-name", "Spin")
     bea.click("#learn-button")
     expect(gm.locator('#log .event[data-type="CharacterChanged"]')).to_have_count(1)
     cal.select_option("#learn-what", "talent")
@@ -136,9 +139,15 @@ def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, 
     bea.click("#learn-button")
     expect(bea.locator("#toast")).to_contain_text("II-SCENE-2")
 
-    # An advanced Skill is an action of its own; a healing one may heal someone else.
+    # An advanced Skill in a cooperative scene needs no roll but is the scene's one change: Cal has made his.
+    # rule: II-SKILL-5
+    field = cal.locator('#advanced .action[data-skill="Field Dressing"]')
+    expect(field).to_contain_text("has used this cooperative scene's change")
+    expect(field.locator("button.act")).to_have_count(0)
+    gm.click("#start-scene")
+    # A healing one may heal someone else.
     cal.select_option('select[data-heal-target="Field Dressing"]', "Ada")
-    cal.click('button[data-skill="Field Dressing"]')
+    cal.click('#advanced button[data-skill="Field Dressing"]')
     expect(gm.locator('#log .event[data-type="SkillUsed"]')).to_contain_text("Bram used Field Dressing")
     expect(gm.locator('#log .event[data-type="WoundsHealed"]').first).to_contain_text("Ada healed")
 

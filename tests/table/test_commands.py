@@ -35,6 +35,7 @@ def test_a_player_owns_the_character_it_adds_and_acts_only_for_it(table: Open) -
     assert t.service.ledger(t.id).owners() == {"Ada": pia.player_id, "Bea": quin.player_id}
     t.send(t.gm, action_scene(secret=False))
     # rule: II-SIMPLE-2
+    t.send(t.gm, {"do": "simple_obstacle", "individually": True})
     t.send(pia, {"do": "simple_obstacle", "character": "Ada", "choice": "auto"})
     with pytest.raises(Forbidden):
         t.send(pia, {"do": "simple_obstacle", "character": "Bea", "choice": "auto"})

@@ -16,6 +16,8 @@ from talespin.cli import app
 from talespin.table import Viewer, export_json, export_markdown, verify_export
 
 Open = Callable[[str], Any]
+PRESENT = {"do": "simple_obstacle"}
+"""The GM presents a Simple Obstacle (II-SIMPLE-4)."""
 
 
 def _played_ii(table: Open) -> Any:
@@ -24,8 +26,11 @@ def _played_ii(table: Open) -> Any:
     t.send(pia, {"do": "add_character", "sheet": ADA})
     t.send(t.gm, action_scene())
     # rule: II-SIMPLE-3
+    t.send(t.gm, PRESENT)
     t.send(pia, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting"})
+    t.send(t.gm, PRESENT)
     t.send(t.gm, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "visibility": "gm"})
+    t.send(t.gm, PRESENT)
     t.send(
         t.gm,
         {

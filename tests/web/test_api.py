@@ -199,11 +199,13 @@ def test_dice_limits_are_refused(ii: Campaign) -> None:
     """A command asking for more dice than the engine's limit is a 422, never computed; nothing is applied."""
     ii.send({"do": "add_character", "sheet": ADA})
     ii.send({"do": "start_scene", "kind": "action", "difficulty": 5})
+    ii.send({"do": "simple_obstacle"})
     version = ii.version()
     error = _error(
         ii.post({"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "dice": 5000}), 422
     )
-    assert "1000" in error["message"]
+    # rule: II-ROLL-5
+    assert error["rule"] == "II-ROLL-5" and "between 1 and 9" in error["message"]
     faces = [[1]] * 2000
     _error(ii.post({"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": faces}), 422)
     assert ii.version() == version

@@ -41,6 +41,7 @@ def test_gm_trigger_note_and_blind_roll_stay_with_the_gm(client: TestClient) -> 
         # rule: II-CRISIS-2
         ii.send(action_scene(secret=True))
         ii.send({"do": "note", "text": SECRET_NOTE, "visibility": "gm"})
+        ii.send({"do": "simple_obstacle"})
         blind = ii.send(
             {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "visibility": "gm"}
         )
@@ -89,6 +90,7 @@ def test_a_players_command_response_is_cut_like_its_events(client: TestClient) -
     player = ii.join("Pia")
     ii.send({"do": "add_character", "sheet": ADA}, player)
     ii.send(action_scene(secret=True))
+    ii.send({"do": "simple_obstacle"})
     body = ii.send({"do": "simple_obstacle", "character": "Ada", "choice": "auto"}, player)
     assert all(e["visibility"] == "public" for e in body["events"])
     assert SECRET_TRIGGER not in json.dumps(body)

@@ -99,6 +99,8 @@ def last(events: Sequence[Event], kind: str) -> Event:
 
 
 ACTION = {"do": "start_scene", "kind": "action", "difficulty": 5}
+OBSTACLE = {"do": "simple_obstacle"}
+"""The GM presents a Simple Obstacle to the group (II-SIMPLE-4: characters act only on one in play)."""
 
 
 @pytest.fixture

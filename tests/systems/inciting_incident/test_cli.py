@@ -133,12 +133,15 @@ def _script(tmp_path: Path, h: Any, *commands: dict[str, Any], tension: int = 1)
     ("commands", "code", "rule"),
     [
         (
-            [{"do": "simple_obstacle", "character": "Ada", "talent": "Juggling"}],
+            [{"do": "simple_obstacle"}, {"do": "simple_obstacle", "character": "Ada", "talent": "Juggling"}],
             "unknown_talent",
             "II-ROLL-1",
         ),
         (
-            [{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": [[1], [2]]}],
+            [
+                {"do": "simple_obstacle"},
+                {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": [[1], [2]]},
+            ],
             "bad_faces",
             "II-ROLL-4",
         ),

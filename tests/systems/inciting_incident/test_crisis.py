@@ -55,7 +55,9 @@ def test_firing_records_the_causing_character(h: Any) -> None:
     """A Trigger firing names the character whose action raised Crisis."""
     # rule: II-CRISIS-3
     state = _scene(h, {"at": 4, "text": "Alarm"})
-    state, events = h.run([{"do": "simple_obstacle", "character": "Bram", "choice": "auto"}], state=state)
+    state, events = h.run(
+        [h.OBSTACLE, {"do": "simple_obstacle", "character": "Bram", "choice": "auto"}], state=state
+    )
     fired = h.last(events, "TriggerFired").data
     assert fired["character"] == "Bram" and fired["affects"] == "Bram"
 
@@ -87,15 +89,20 @@ def test_each_value_fires_once_until_rearmed(h: Any) -> None:
     assert [e.type for e in events].count("TriggerFired") == 1
 
 
+HIGH_MEDICINE = [[6, 6, 1], [5], [5], [1], [1], [8, 1]]
+"""Bram's Medicine (1d8) at difficulty 5: a total of 34."""
+
+
 def test_every_change_records_its_cause(h: Any) -> None:
     """Crisis changes carry their cause: an action, a Skill or a GM adjustment."""
     # rule: II-CRISIS-5
     state = _scene(h)
     state, events = h.run(
         [
+            h.OBSTACLE,
             {"do": "simple_obstacle", "character": "Ada", "choice": "auto"},
             {"do": "adjust_crisis", "amount": 2, "reason": "the storm"},
-            {"do": "use_skill", "character": "Bram", "skill": "Calm Voice"},
+            {"do": "use_skill", "character": "Bram", "skill": "Calm Voice", "faces": HIGH_MEDICINE},
         ],
         state=state,
     )
@@ -104,6 +111,7 @@ def test_every_change_records_its_cause(h: Any) -> None:
         "passed a Simple Obstacle automatically",
         "GM adjustment: the storm",
         "Skill Calm Voice",
+        "Advanced Action Calm Voice, Medicine roll of 34",
     ]
 
 

@@ -17,7 +17,9 @@ BRAWL_LOW = [[1], [1], [1], [1], [1], [2]]  # 5d6 + d10 = 7
 def test_simple_auto_pass(h: Any) -> None:
     """An automatic pass adds 4 Crisis and 1 Rising Tension and passes the obstacle."""
     # rule: II-SIMPLE-2 II-RT-2
-    state, events = h.run([h.ACTION, {"do": "simple_obstacle", "character": "Ada", "choice": "auto"}])
+    state, events = h.run(
+        [h.ACTION, h.OBSTACLE, {"do": "simple_obstacle", "character": "Ada", "choice": "auto"}]
+    )
     assert state.scene.crisis == 4 and state.rising_tension == 6
     assert state.scene.obstacle.beaten
     assert h.last(events, "RisingTensionGained").data["cause"] == "Ada passed an obstacle without rolling"
@@ -27,12 +29,12 @@ def test_simple_roll_success_and_failure(h: Any) -> None:
     """Success adds 2 Crisis; failure adds max(2, 20 − total); either way the obstacle is passed."""
     # rule: II-SIMPLE-3
     roll = {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting"}
-    state, _ = h.run([h.ACTION, {**roll, "faces": HIGH7}])
+    state, _ = h.run([h.ACTION, h.OBSTACLE, {**roll, "faces": HIGH7}])
     assert state.scene.crisis == 2 and state.scene.obstacle.beaten
-    state, _ = h.run([h.ACTION, {**roll, "faces": LOW7}])
+    state, _ = h.run([h.ACTION, h.OBSTACLE, {**roll, "faces": LOW7}])
     assert state.scene.crisis == 13 and state.scene.obstacle.beaten
     near = [[6, 1], [3], [3], [2], [2], [1], [1]]  # 19 → 1, raised to the minimum 2
-    state, _ = h.run([h.ACTION, {**roll, "faces": near}])
+    state, _ = h.run([h.ACTION, h.OBSTACLE, {**roll, "faces": near}])
     assert state.scene.crisis == 2
 
 

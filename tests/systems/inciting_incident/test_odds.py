@@ -263,7 +263,7 @@ def test_state_odds_with_skills_match_the_engine_crisis(h: Any) -> None:
     # A success adds 2 − 1 = 1 Crisis in the engine too.
     success = [[6, 6, 6, 2], [1], [1], [1], [1], [1], [1]]
     command = {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "skills": ["Steady Hands"]}
-    _, events = h.run([h.ACTION, {**command, "faces": success}])
+    _, events = h.run([h.ACTION, h.OBSTACLE, {**command, "faces": success}])
     assert h.last(events, "CrisisRaised").data["amount"] == 1
 
 

@@ -49,7 +49,7 @@ def test_talent_roll_dice_and_total(h: Any) -> None:
     """A Talent Roll is the final d6 plus the Talent's dice, and the total sums every face."""
     # rule: II-ROLL-1 II-ROLL-3 II-ROLL-4
     state = new_state({"characters": [h.ADA]})
-    state, _ = h.run([h.ACTION], state=state)
+    state, _ = h.run([h.ACTION, h.OBSTACLE], state=state)
     faces = [[1], [2], [6, 3], [4], [5], [6, 1], [3]]
     events = decide(
         state, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": faces}, None
@@ -95,6 +95,7 @@ def test_target_is_rules_data(h: Any) -> None:
     state, events = h.run(
         [
             h.ACTION,
+            h.OBSTACLE,
             {
                 "do": "simple_obstacle",
                 "character": "Ada",

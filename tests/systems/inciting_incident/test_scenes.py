@@ -41,13 +41,16 @@ def test_cooperative_streaks_generate_tension(h: Any) -> None:
 
 
 def test_one_change_or_heal_per_character_per_cooperative_scene(h: Any) -> None:
-    """Each character may change, upgrade or learn one thing, or heal all wounds, per cooperative scene."""
+    """Each character may change one Talent or Skill per cooperative scene; healing is apart from it."""
     # rule: II-SCENE-2
-    state, _ = h.run([COOP, {"do": "learn", "character": "Ada", "ability": "fortitude", "level": 4}])
-    assert state.members[0].sheet.abilities["fortitude"] == 4
+    upgrade = {"name": "Mechanics", "ability": "perseverance", "level": 4}
+    state, _ = h.run([COOP, {"do": "learn", "character": "Ada", "talent": upgrade}])
+    assert state.members[0].sheet.talent("Mechanics").level == 4
+    state, events = h.run([{"do": "heal", "character": "Ada"}], state=state)
+    assert h.last(events, "WoundsHealed").data["scene_change"] is False
     for command in (
-        {"do": "heal", "character": "Ada"},
-        {"do": "learn", "character": "Ada", "ability": "fortitude", "level": 5},
+        {"do": "learn", "character": "Ada", "talent": {**upgrade, "name": "Tinkering"}},
+        {"do": "learn", "character": "Bram", "ability": "fortitude", "level": 9},
     ):
         with pytest.raises(IllegalCommand) as refused:
             decide(state, command, None)
@@ -135,19 +138,20 @@ def test_gm_spending_costs_and_overspend(h: Any) -> None:
     assert state.rising_tension == 5 - 2 - 2
     state, events = h.run(
         [
+            h.OBSTACLE,
             {
                 "do": "simple_obstacle",
                 "character": "Ada",
                 "talent": "Piloting",
                 "faces": [[1], [1], [1], [1], [1], [1]],
-            }
+            },
         ],
         state=state,
     )
     assert h.last(events, "TalentRolled").data["disadvantage"] == 2
     before = state
     with pytest.raises(IllegalCommand, match="only 1") as refused:
-        decide(state, {"do": "spend_tension", "on": "enemy"}, None)
+        decide(state, {"do": "spend_tension", "on": "enemy", "enemies": [h.GUARD]}, None)
     assert refused.value.rule == "II-RT-3"
     assert state == before
 
@@ -228,17 +232,24 @@ def test_enemy_bought_outside_a_conflict_is_refused(h: Any, setup: list[dict[str
     # rule: II-RT-3
     state, _ = h.run(setup)
     with pytest.raises(IllegalCommand, match="needs a conflict scene") as refused:
-        decide(state, {"do": "spend_tension", "on": "enemy"}, None)
+        decide(state, {"do": "spend_tension", "on": "enemy", "enemies": [h.GUARD]}, None)
     assert refused.value.rule == "II-RT-3"
     assert state.rising_tension == 5
 
 
 def test_enemy_bought_in_a_conflict_scene_is_spent(h: Any) -> None:
-    """In a conflict scene the GM may still buy an enemy with Rising Tension (3 each)."""
+    """In a conflict scene the GM buys an enemy (3 Rising Tension each): it starts or joins the conflict."""
     # rule: II-RT-3
-    state, events = h.run([{"do": "start_scene", "kind": "conflict"}, {"do": "spend_tension", "on": "enemy"}])
+    buy = {"do": "spend_tension", "on": "enemy", "enemies": [h.GUARD]}
+    state, events = h.run(
+        [{"do": "start_scene", "kind": "conflict"}, buy],
+        setup={"characters": [h.ADA, h.BRAM], "rising_tension": 6},
+    )
     assert h.last(events, "RisingTensionSpent").data["on"] == "enemy"
-    assert state.rising_tension == 5 - 3
+    assert state.rising_tension == 6 - 3 and [e.name for e in state.scene.conflict.enemies] == ["Guard"]
+    state, events = h.run([{**buy, "enemies": [{**RAIDER}]}], state=state)
+    assert h.types(events) == ["RisingTensionSpent", "EnemiesJoined"]
+    assert state.rising_tension == 0 and [e.name for e in state.scene.conflict.enemies] == ["Guard", "Raider"]
 
 
 def test_a_rest_that_lowers_nothing_is_not_used_up(h: Any) -> None:

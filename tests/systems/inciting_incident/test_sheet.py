@@ -80,9 +80,27 @@ def test_skill_shape(h: Any) -> None:
     ]
     sheet["talents"][0]["skills"][2]["kind"] = "passive"
     assert _errors(sheet) == [
-        ("II-CHAR-6", "talents[0].skills[2].kind"),
         ("II-CHAR-6", "talents[0].skills[0].cost"),
         ("II-SKILL-2", "talents[0].skills[1].effects.teleport"),
+        ("II-CHAR-6", "talents[0].skills[2].kind"),
+    ]
+
+
+def test_one_skill_reports_its_bad_kind_cost_and_effect_at_once(h: Any) -> None:
+    """A Skill with a bad kind, a negative cost and an unknown effect reports all three, not the first."""
+    # rule: II-CHAR-7 II-CHAR-6 II-SKILL-2
+    sheet = copy.deepcopy(h.ADA)
+    sheet["talents"][0]["skills"] = [{"name": "Odd", "cost": -2, "kind": "weird", "effects": {"zap": 1}}]
+    assert _errors(sheet) == [
+        ("II-CHAR-6", "talents[0].skills[0].kind"),
+        ("II-CHAR-6", "talents[0].skills[0].cost"),
+        ("II-SKILL-2", "talents[0].skills[0].effects.zap"),
+    ]
+    sheet["talents"][0]["skills"][0]["cost"] = "x"  # a shape error too: still every rule beside it
+    assert _errors(sheet) == [
+        ("II-CHAR-6", "talents[0].skills[0].cost"),
+        ("II-CHAR-6", "talents[0].skills[0].kind"),
+        ("II-SKILL-2", "talents[0].skills[0].effects.zap"),
     ]
 
 

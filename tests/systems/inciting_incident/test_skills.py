@@ -12,6 +12,10 @@ from talespin.systems.inciting_incident import decide, new_state
 LOW7 = [[1], [1], [1], [1], [1], [1], [1]]
 LOW8 = [[1], [1], [1], [1], [1], [1], [1], [1]]
 HIGH = [[6, 6, 6, 1], [5], [5], [5], [5], [4], [4]]
+HIGH_MEDICINE = [[6, 6, 1], [5], [5], [1], [1], [8, 1]]
+"""Bram's Medicine (1d8) at difficulty 5: a total of 34, a success."""
+LOW_MEDICINE = [[1], [1], [1], [1], [1], [1]]
+"""Bram's Medicine at difficulty 5: a total of 6, a failure by 14."""
 GLIDE = {"name": "Glide", "cost": 6, "kind": "modifier", "effects": {"obstruction": 3}}
 
 
@@ -21,6 +25,7 @@ def test_modifier_skills_go_with_a_roll_of_their_talent(h: Any) -> None:
     state, events = h.run(
         [
             h.ACTION,
+            h.OBSTACLE,
             {
                 "do": "simple_obstacle",
                 "character": "Ada",
@@ -32,6 +37,7 @@ def test_modifier_skills_go_with_a_roll_of_their_talent(h: Any) -> None:
     )
     assert h.last(events, "TalentRolled").data["d6"] == 6
     assert h.last(events, "SkillUsed").data["skill"] == "Barrel Roll"
+    state, _ = h.run([h.ACTION, h.OBSTACLE])
     for command in (
         {"do": "simple_obstacle", "character": "Ada", "talent": "Quickdraw", "skills": ["Barrel Roll"]},
         {"do": "use_skill", "character": "Ada", "skill": "Barrel Roll"},
@@ -48,6 +54,7 @@ def test_structured_effects(h: Any) -> None:
     state, events = h.run(
         [
             {**h.ACTION, "triggers": [{"at": 1, "text": "Sparks"}]},
+            h.OBSTACLE,
             {
                 "do": "simple_obstacle",
                 "character": "Ada",
@@ -61,8 +68,9 @@ def test_structured_effects(h: Any) -> None:
     fired = h.last(events, "TriggerFired").data
     assert fired["protected"] is True and fired["affects"] is None and fired["character"] == "Ada"
     assert [e.data["narrative"] for e in events if e.type == "SkillUsed"] == [False, True]
-    state, events = h.run([{"do": "use_skill", "character": "Bram", "skill": "Bedside Manner"}], state=state)
-    assert h.last(events, "SkillUsed").data["narrative"] is True and state.scene.crisis == 1
+    use = {"do": "use_skill", "character": "Bram", "skill": "Bedside Manner", "faces": HIGH_MEDICINE}
+    state, events = h.run([use], state=state)
+    assert h.last(events, "SkillUsed").data["narrative"] is True and state.scene.crisis == 1 + 2
 
 
 def test_obstruction_and_heal_effects(h: Any) -> None:
@@ -132,7 +140,8 @@ def test_failed_modifier_gives_follow_up_disadvantage(h: Any) -> None:
     )
     assert h.last(events, "SkillRecreated").data["success"] is False and state.scene.crisis == 11
     state, events = h.run(
-        [{"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": LOW7[:6]}], state=state
+        [h.OBSTACLE, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": LOW7[:6]}],
+        state=state,
     )
     assert h.last(events, "TalentRolled").data["disadvantage"] == 2
 
@@ -212,7 +221,7 @@ def test_optional_learning_rule(h: Any) -> None:
 def test_a_skill_named_twice_in_one_action_is_refused(h: Any) -> None:
     """Naming one modifier Skill twice would add its effect twice; it is refused and nothing is rolled."""
     # rule: II-SKILL-1 II-SKILL-2
-    state, _ = h.run([h.ACTION])
+    state, _ = h.run([h.ACTION, h.OBSTACLE])
     command = {
         "do": "simple_obstacle",
         "character": "Ada",

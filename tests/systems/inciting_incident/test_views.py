@@ -68,7 +68,11 @@ def test_players_never_see_unfired_gm_triggers(h: Any) -> None:
 def test_blind_roll_is_redacted(h: Any) -> None:
     """A blind roll's events are GM-only; players see only BlindRollMade with the character."""
     state, events = h.run(
-        [h.ACTION, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "visibility": "gm"}]
+        [
+            h.ACTION,
+            h.OBSTACLE,
+            {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "visibility": "gm"},
+        ]
     )
     rolled = h.last(events, "TalentRolled")
     assert rolled.visibility == "gm"

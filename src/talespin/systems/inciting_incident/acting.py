@@ -15,7 +15,7 @@ from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
 from ..protocol import Command
 from . import rule_ids as ids
-from .commands import opt_int
+from .commands import base_dice, opt_int
 from .draft import Draft
 from .rolls import RollSpec, make_roll, roll_data
 from .sheet import Character
@@ -132,7 +132,7 @@ def talent_roll(
     effects = _skill_effects(draft, sheet, talent.name, command)
     advantage = opt_int(command, "advantage", 0, minimum=0)
     disadvantage = opt_int(command, "disadvantage", 0, minimum=0)
-    base = opt_int(command, "dice", base_d6, minimum=0, rule=ids.ROLL_5)
+    base = base_dice(command, "dice", base_d6, draft.rules.roll.difficulty, rule=ids.ROLL_5)
     scene = draft.state.scene
     prepared = scene.prepared_for(sheet.name) if scene is not None else None
     if prepared is not None:

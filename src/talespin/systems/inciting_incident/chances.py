@@ -99,16 +99,22 @@ def expected_reduction(
 
 
 def expected_attack_crisis(
-    d6: int, talent_dice: Sequence[int], against: int, rules: Rules, *, extra_crisis: int = 0
+    d6: int,
+    talent_dice: Sequence[int],
+    against: int,
+    rules: Rules,
+    *,
+    extra_crisis: int = 0,
+    failure_adds: bool = True,
 ) -> Fraction:
-    """E[Crisis] of a character's attack: nothing on success, else the failure amount against the target."""
+    """E[Crisis] of an attack: a character's failure adds the failure amount against the target (an
+    enemy's, with ``failure_adds=False``, adds none); a Skill's ``crisis`` effect counts either way."""
     target = rules.roll.target
     dist = total_distribution(d6, talent_dice, max(against, target), rules)
 
     def crisis(total: int) -> int:
-        if total >= against:
-            return 0
-        return action_crisis(failure_crisis(total, target, rules), extra_crisis, rules)
+        own = failure_crisis(total, target, rules) if total < against and failure_adds else 0
+        return action_crisis(own, extra_crisis, rules)
 
     return dist.expectation(crisis)
 

@@ -16,6 +16,7 @@ from ..protocol import Command
 __all__ = [
     "MAX_WHOLE_NUMBER",
     "ROLL_KEYS",
+    "base_dice",
     "check_keys",
     "opt_bool",
     "opt_int",
@@ -77,6 +78,24 @@ def opt_int(
         error = _fail(command, key, f"at least {minimum}", value)
         error.rule = rule
         raise error
+    return value
+
+
+def base_dice(command: Command, key: str, default: int, span: Any, *, rule: str | None = None) -> int:
+    """A base d6 count (II-ROLL-5): ``command[key]`` or ``default``, within the rules' ``span.min..max``.
+
+    The same range holds wherever a base d6 count is set: a scene's difficulty, an obstacle's, one action's
+    ``dice:``, an odds query's.
+    """
+    value = opt_int(command, key, default)
+    if not span.min <= value <= span.max:
+        what = command.get("do") or "odds query"
+        raise MalformedCommand(
+            f"{what}: {key} (the base d6 count) must lie between {span.min} and {span.max}, got {value}",
+            code="bad_field",
+            rule=rule,
+            path=key,
+        )
     return value
 
 

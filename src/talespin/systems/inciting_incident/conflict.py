@@ -22,7 +22,17 @@ from .sheet import Character, defences, max_hits
 from .sheet_checks import parse_sheet
 from .state import Conflict, GameState
 
-__all__ = ["attack", "end_conflict", "move", "participants", "start_conflict", "yield_conflict"]
+__all__ = [
+    "attack",
+    "end_conflict",
+    "enemy_sheets",
+    "join_conflict",
+    "move",
+    "next_round",
+    "participants",
+    "start_conflict",
+    "yield_conflict",
+]
 
 SIDES = ("characters", "enemies")
 
@@ -35,8 +45,11 @@ def participants(state: GameState) -> dict[str, tuple[str, Character, int, int]]
     out: dict[str, tuple[str, Character, int, int]] = {}
     for name in scene.present:
         member = state.member(name)
-        if member is not None and name not in scene.conflict.out:
-            out[name] = ("characters", member.sheet, member.wounds, max_hits(member.sheet, state.rules))
+        if member is None or name in scene.conflict.out:
+            continue
+        hits = max_hits(member.sheet, state.rules)
+        if member.wounds < hits:  # II-FLOW-4: taken out, and not healed since, it stays out
+            out[name] = ("characters", member.sheet, member.wounds, hits)
     for enemy in scene.conflict.enemies:
         if enemy.name not in scene.conflict.out:
             out[enemy.name] = ("enemies", enemy.sheet, enemy.wounds, enemy.max_hits)
@@ -50,27 +63,46 @@ def _conflict(draft: Draft) -> Conflict:
     return conflict
 
 
+def enemy_sheets(draft: Draft, command: Command) -> list[dict[str, Any]]:
+    """The ``enemies:`` of a command: sheets checked by every II-CHAR rule, names not yet taken."""
+    raw = command.get("enemies")
+    if not isinstance(raw, list) or not raw:
+        raise MalformedCommand(
+            f"{command.get('do')} needs enemies: a list of sheets", code="missing_field", path="enemies"
+        )
+    conflict = draft.state.scene.conflict if draft.state.scene is not None else None
+    enemies: list[dict[str, Any]] = []
+    for index, item in enumerate(raw):
+        sheet = parse_sheet(item, draft.rules, where=f"enemies[{index}]")
+        taken = draft.state.member(sheet.name) is not None or any(
+            e["sheet"]["name"] == sheet.name for e in enemies
+        )
+        if taken or (conflict is not None and not conflict.ended and conflict.enemy(sheet.name) is not None):
+            raise MalformedCommand(
+                f"the name {sheet.name!r} is taken", code="duplicate_character", path=f"enemies[{index}]"
+            )
+        enemies.append({"sheet": sheet.to_json(), "max_hits": max_hits(sheet, draft.rules)})
+    return enemies
+
+
+def join_conflict(draft: Draft, command: Command, reason: str | None) -> None:
+    """II-RT-3: enemies bought with Rising Tension join the conflict under way (or start it)."""
+    scene = draft.scene("conflict")
+    enemies = enemy_sheets(draft, command)
+    draft.spend_tension("enemy", len(enemies), reason)
+    if scene.conflict is None or scene.conflict.ended:
+        draft.emit("ConflictStarted", {"flow": draft.rules.conflict.flow_start, "enemies": enemies})
+    else:
+        draft.emit("EnemiesJoined", {"enemies": enemies})
+
+
 def start_conflict(draft: Draft, command: Command, rng: Rng) -> None:
     """II-FLOW-1: the opposition enters with sheets; the Flow starts at its rules value."""
     check_keys(command, {"enemies", "spend", "reason"})
     scene = draft.scene("conflict")
     if scene.conflict is not None and not scene.conflict.ended:
         raise IllegalCommand("a conflict is already under way in this scene", rule=ids.FLOW_1)
-    raw = command.get("enemies")
-    if not isinstance(raw, list) or not raw:
-        raise MalformedCommand(
-            "start_conflict needs enemies: a list of sheets", code="missing_field", path="enemies"
-        )
-    enemies: list[dict[str, Any]] = []
-    for index, item in enumerate(raw):
-        sheet = parse_sheet(item, draft.rules, where=f"enemies[{index}]")
-        if draft.state.member(sheet.name) is not None or any(
-            e["sheet"]["name"] == sheet.name for e in enemies
-        ):
-            raise MalformedCommand(
-                f"the name {sheet.name!r} is taken", code="duplicate_character", path=f"enemies[{index}]"
-            )
-        enemies.append({"sheet": sheet.to_json(), "max_hits": max_hits(sheet, draft.rules)})
+    enemies = enemy_sheets(draft, command)
     if opt_bool(command, "spend"):
         draft.spend_tension("enemy", len(enemies), opt_str(command, "reason"))
     draft.emit("ConflictStarted", {"flow": draft.rules.conflict.flow_start, "enemies": enemies})
@@ -124,14 +156,13 @@ def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
             "flow", 0
         )
         _shift(draft, sign * shift, f"{attacker}'s Regular Attack", attacker)
-    elif side == SIDES[0]:
-        crisis = action_crisis(
-            failure_crisis(result.total, rules.roll.target, rules), result.effects.get("crisis", 0), rules
-        )
-        draft.raise_crisis(crisis, f"{attacker}'s failed attack", attacker, protected=result.protect)
-    else:
+    elif side != SIDES[0]:
         _shift(draft, rules.conflict.enemy_failure_flow, f"{attacker}'s failed attack", attacker)
-    _next_round(draft)
+    own = failure_crisis(result.total, rules.roll.target, rules) if not result.success and sign > 0 else 0
+    crisis = action_crisis(own, result.effects.get("crisis", 0), rules)
+    outcome = "failed attack" if not result.success else "attack"
+    draft.raise_crisis(crisis, f"{attacker}'s {outcome}", attacker, protected=result.protect)
+    next_round(draft)
 
 
 def _shift(draft: Draft, amount: int, cause: str, character: str | None) -> None:
@@ -157,7 +188,8 @@ def _wound(draft: Draft, target: str, side: str, wounds: int, hits: int) -> None
             draft.emit("ConflictEnded", {"winner": winner, "reason": f"no {side} left"})
 
 
-def _next_round(draft: Draft) -> None:
+def next_round(draft: Draft) -> None:
+    """II-FLOW-1: a new round starts once every participant still in has acted."""
     conflict = draft.scene().conflict
     assert conflict is not None
     if not conflict.ended and set(participants(draft.state)) <= set(conflict.acted):
@@ -174,7 +206,7 @@ def move(draft: Draft, command: Command, rng: Rng) -> None:
     if draft.rules.conflict.one_action_per_round and name in conflict.acted:
         raise IllegalCommand(f"{name} has already acted this round", rule=ids.FLOW_1)
     draft.emit("Moved", {"character": name, "text": opt_str(command, "text")})
-    _next_round(draft)
+    next_round(draft)
 
 
 def yield_conflict(draft: Draft, command: Command, rng: Rng) -> None:

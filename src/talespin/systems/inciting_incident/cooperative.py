@@ -1,8 +1,9 @@
 """Cooperative scenes: rest (II-RT-4), and one change, upgrade, learning or heal per character (II-SCENE-2).
 
 A cooperative scene has no stakes: no Crisis, no obstacles. Each character present may change, upgrade or
-learn one Talent, Skill or Ability level (checked against every II-CHAR rule and the budget, if any) or heal
-all its wounds; a restful scene lowers Rising Tension, at most once per so many scenes.
+learn one Talent or Skill (checked against every II-CHAR rule and the budget, if any; what may change is the
+rules' ``scenes.changeable``, and an Ability is not among them), and may heal all its wounds apart from that
+change; a restful scene lowers Rising Tension, at most once per so many scenes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .draft import Draft
 from .sheet import sheet_cost
 from .sheet_checks import check_sheet
 
-__all__ = ["heal", "learn", "rest"]
+__all__ = ["heal", "learn", "once_per_scene", "rest"]
 
 
 def rest(draft: Draft, command: Command, rng: Rng) -> None:
@@ -49,7 +50,8 @@ def rest(draft: Draft, command: Command, rng: Rng) -> None:
     draft.emit("RisingTensionLowered", data)
 
 
-def _once_per_scene(draft: Draft, name: str) -> None:
+def once_per_scene(draft: Draft, name: str) -> None:
+    """II-SCENE-2: refuse a second change (learning, or an advanced Skill used) in this cooperative scene."""
     scene = draft.scene("cooperative")
     limit = draft.rules.scenes.changes_per_cooperative_scene
     if scene.changed.count(name) >= limit:
@@ -59,13 +61,13 @@ def _once_per_scene(draft: Draft, name: str) -> None:
 
 
 def learn(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-SCENE-2 / II-SKILL-4: change, upgrade or learn one Talent, Skill or Ability level."""
+    """II-SCENE-2 / II-SKILL-4: change, upgrade or learn one Talent or Skill (what ``changeable`` lists)."""
     check_keys(command, {"character", "talent", "skill", "ability", "level"})
     name = req_str(command, "character")
     member = draft.state.member(name)
     if member is None:
         raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
-    _once_per_scene(draft, name)
+    once_per_scene(draft, name)
     sheet: dict[str, Any] = member.sheet.to_json()
     talent, skill = command.get("talent"), command.get("skill")
     if isinstance(skill, dict):
@@ -97,13 +99,19 @@ def learn(draft: Draft, command: Command, rng: Rng) -> None:
             code="missing_field",
             path="talent",
         )
+    changeable = draft.rules.scenes.changeable
+    if change not in changeable:
+        raise IllegalCommand(
+            f"{name} may change one {' or '.join(changeable)} in a cooperative scene; not its {change}",
+            rule=ids.SCENE_2,
+            path=change,
+        )
     new, errors = check_sheet(sheet, draft.rules)
     if new is None or errors:
         first = errors[0]
+        listed = "; ".join(f"{e.path}: {e.message} ({e.rule})" for e in errors)
         raise IllegalCommand(
-            f"the changed sheet breaks a rule: {first.path}: {first.message}",
-            rule=first.rule,
-            path=first.path,
+            f"the changed sheet breaks {len(errors)} rule(s): {listed}", rule=first.rule, path=first.path
         )
     cost = sheet_cost(new, draft.rules)
     delta = cost - sheet_cost(member.sheet, draft.rules)
@@ -114,16 +122,28 @@ def learn(draft: Draft, command: Command, rng: Rng) -> None:
 
 
 def heal(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-SCENE-2: in a cooperative scene a character heals (all wounds, per the rules data)."""
+    """II-SCENE-2: in a cooperative scene a character heals (all wounds, per the rules data).
+
+    Healing is listed apart from the one change: it does not use it up (unless ``heal_uses_change``).
+    """
     check_keys(command, {"character", "amount"})
     name = req_str(command, "character")
     member = draft.state.member(name)
     if member is None:
         raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
-    _once_per_scene(draft, name)
+    uses_change = draft.rules.scenes.heal_uses_change
+    if uses_change:
+        once_per_scene(draft, name)
+    else:
+        draft.scene("cooperative")
     amount = (
         member.wounds if draft.rules.scenes.heal_removes_all else opt_int(command, "amount", 1, minimum=1)
     )
     amount = min(amount, member.wounds)
-    data = {"character": name, "amount": amount, "wounds": member.wounds - amount, "scene_change": True}
+    data = {
+        "character": name,
+        "amount": amount,
+        "wounds": member.wounds - amount,
+        "scene_change": uses_change,
+    }
     draft.emit("WoundsHealed", data)

@@ -170,6 +170,12 @@ def _enemies(d: Data) -> tuple[Combatant, ...]:
     return tuple(Combatant(Character.model_validate(e["sheet"]), e["max_hits"]) for e in d["enemies"])
 
 
+def _conflict_of(s: GameState) -> Conflict:
+    conflict = _scene(s).conflict
+    assert conflict is not None, "a conflict event needs a conflict"
+    return conflict
+
+
 def _wound_taken(s: GameState, d: Data) -> GameState:
     if d["side"] == "characters":
         return _member(s, d["character"], wounds=d["wounds"])
@@ -191,6 +197,19 @@ def _taken_out(s: GameState, d: Data) -> GameState:
     conflict = _scene(s).conflict
     assert conflict is not None
     return _conflict(s, out=(*conflict.out, d["character"]))
+
+
+def _advanced_taken(s: GameState, d: Data) -> GameState:
+    """II-SKILL-5: an Advanced Action is the character's action on the obstacle and in the round."""
+    if d.get("on_obstacle"):
+        s = _obstacle(s, last_actor=d["character"])
+    if d.get("in_conflict"):
+        s = _attack_made(s, {"attacker": d["character"]})
+    return s
+
+
+def _skill_used(s: GameState, d: Data) -> GameState:
+    return _changed(s, d["character"]) if d.get("scene_change") else s
 
 
 def _unchanged(s: GameState, d: Data) -> GameState:
@@ -225,6 +244,7 @@ _APPLY: dict[str, Callable[[GameState, Data], GameState]] = {
     ),
     "ObstacleBeaten": lambda s, d: _obstacle(s, beaten=True),
     "ConflictStarted": lambda s, d: _with_scene(s, conflict=Conflict(d["flow"], _enemies(d))),
+    "EnemiesJoined": lambda s, d: _conflict(s, enemies=(*_conflict_of(s).enemies, *_enemies(d))),
     "AttackMade": _attack_made,
     "Moved": lambda s, d: _attack_made(s, {"attacker": d["character"]}),
     "RoundStarted": lambda s, d: _conflict(s, round=d["round"], acted=()),
@@ -234,7 +254,8 @@ _APPLY: dict[str, Callable[[GameState, Data], GameState]] = {
     "ConflictEnded": lambda s, d: _conflict(s, ended=True, winner=d["winner"]),
     "TalentRolled": _unchanged,
     "AbilityRolled": _unchanged,
-    "SkillUsed": _unchanged,
+    "SkillUsed": _skill_used,
+    "AdvancedActionTaken": _advanced_taken,
     "SideYielded": _unchanged,
 }
 

@@ -13,7 +13,7 @@ from ..protocol import Command
 from . import rule_ids as ids
 from .acting import character_sheet, is_auto, talent_roll
 from .chances import action_crisis, roll_crisis
-from .commands import ROLL_KEYS, check_keys, opt_bool, opt_int, opt_str
+from .commands import ROLL_KEYS, base_dice, check_keys, opt_bool, opt_int, opt_str
 from .draft import Draft
 from .state import Obstacle, Scene
 
@@ -60,6 +60,14 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
             )
         if open_.must_pass and (name not in open_.must_pass or name in open_.passed):
             raise IllegalCommand(f"{name} does not have to pass this obstacle (again)", rule=ids.SIMPLE_1)
+    elif draft.rules.simple.gm_presents:
+        passed = scene.obstacle is not None and scene.obstacle.kind == "simple"
+        raise IllegalCommand(
+            f"no Simple Obstacle is in play for {name} to act on"
+            + (": the last one is already passed" if passed else "")
+            + "; the GM presents one with simple_obstacle (no character)",
+            rule=ids.SIMPLE_4,
+        )
     else:
         if opt_bool(command, "spend"):
             draft.spend_tension("obstacle", 1, opt_str(command, "reason"))
@@ -129,16 +137,9 @@ def complex_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
 
 
 def check_difficulty(draft: Draft, command: Command) -> int:
+    """II-ROLL-5: a scene's or an obstacle's difficulty, a base d6 count in the rules' range."""
     span = draft.rules.roll.difficulty
-    value = opt_int(command, "difficulty", span.default)
-    if not span.min <= value <= span.max:
-        raise MalformedCommand(
-            f"difficulty (base d6 count) must lie between {span.min} and {span.max}, got {value}",
-            code="bad_field",
-            rule=ids.ROLL_5,
-            path="difficulty",
-        )
-    return value
+    return base_dice(command, "difficulty", span.default, span, rule=ids.ROLL_5)
 
 
 def _complex_in_play(draft: Draft, name: str) -> Obstacle:

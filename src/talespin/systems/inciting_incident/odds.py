@@ -19,12 +19,13 @@ from typing import Any
 from ..errors import MalformedCommand
 from . import rule_ids as ids
 from .chances import exact, expected_attack_crisis, expected_reduction, talent_choice
-from .commands import opt_int
+from .commands import base_dice, opt_int
 from .conflict import participants
 from .rolls import final_d6
 from .sheet import Character, defences
 from .skill_odds import RollQuery
 from .state import GameState
+from .turns import acting_now, advanced_choices, current_difficulty
 
 __all__ = ["SITUATIONS", "exact", "odds", "talent_choice"]
 
@@ -83,7 +84,27 @@ def _sheet(state: GameState, name: Any) -> Character:
 
 
 def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
-    """The choices open to ``query["character"]`` now, with exact odds."""
+    """The choices open to ``query["character"]`` now, with exact odds.
+
+    Besides the situation's choices, the answer says whether the character may act on it now
+    (``can_act``, and the ``reason`` when not: II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1/4) and lists its
+    Advanced Actions (``advanced``, II-SKILL-5), each with its odds and its own ``can_act``.
+    """
+    answer = _odds(state, query)
+    name = answer["character"]
+    reason = acting_now(state, name, answer["situation"])
+    sheet = _sheet(state, name)
+    # An Advanced Action carries no modifier Skill: the ticked ones are left out of its odds.
+    plain = {key: value for key, value in query.items() if key != "skills"}
+    roll = RollQuery(state, plain, sheet, current_difficulty(state))
+    return answer | {
+        "can_act": reason is None,
+        "reason": reason,
+        "advanced": advanced_choices(state, sheet, roll),
+    }
+
+
+def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     rules = state.rules
     sheet = _sheet(state, query.get("character"))
     situation = _situation(state, query)
@@ -92,7 +113,9 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     base = scene.difficulty if scene is not None else rules.roll.difficulty.default
     if obstacle is not None and obstacle.difficulty is not None:
         base = obstacle.difficulty
-    roll = RollQuery(state, query, sheet, opt_int(query, "dice", base, minimum=0, rule=ids.ROLL_5))
+    roll = RollQuery(
+        state, query, sheet, base_dice(query, "dice", base, rules.roll.difficulty, rule=ids.ROLL_5)
+    )
     answer: dict[str, Any] = {"character": sheet.name, "situation": situation, "choices": []}
     choices: list[dict[str, Any]] = answer["choices"]
     target = rules.roll.target
@@ -172,12 +195,15 @@ def _attack_odds(
     for t in sheet.talents:
         d6 = roll.d6(t, base=base)
         row = roll.row(t, against, cap=cap, d6=d6)
-        crisis = Fraction(0)
-        if side == "characters":
-            extra = roll.effects(t).get("crisis", 0)
-            crisis = expected_attack_crisis(
-                d6, rules.levels.dice[t.level], against, rules, extra_crisis=extra
-            )
+        extra = roll.effects(t).get("crisis", 0)
+        crisis = expected_attack_crisis(
+            d6,
+            rules.levels.dice[t.level],
+            against,
+            rules,
+            extra_crisis=extra,
+            failure_adds=side == "characters",
+        )
         row |= {"expected_crisis": float(crisis), "expected_crisis_exact": exact(crisis)}
         answer["choices"].append(row)
     return answer
@@ -207,7 +233,7 @@ def _other_odds(
         return answer
     scene = state.scene
     default_base = scene.difficulty if scene is not None else rules.roll.difficulty.default
-    base = opt_int(query, "dice", default_base, minimum=0, rule=ids.ROLL_5)
+    base = base_dice(query, "dice", default_base, rules.roll.difficulty, rule=ids.ROLL_5)
     d6 = final_d6(base, roll.advantage, roll.disadvantage, rules)
     against = opt_int(query, "against", target, minimum=0)
     zero = Fraction(0)

@@ -35,10 +35,12 @@ __all__ = [
     "SCENE_2",
     "SCENE_4",
     "SIMPLE_1",
+    "SIMPLE_4",
     "SKILL_1",
     "SKILL_2",
     "SKILL_3",
     "SKILL_4",
+    "SKILL_5",
 ]
 
 CHAR_1: Final = "II-CHAR-1"
@@ -55,6 +57,7 @@ CRISIS_1: Final = "II-CRISIS-1"
 CRISIS_2: Final = "II-CRISIS-2"
 CRISIS_4: Final = "II-CRISIS-4"
 SIMPLE_1: Final = "II-SIMPLE-1"
+SIMPLE_4: Final = "II-SIMPLE-4"
 COMPLEX_1: Final = "II-COMPLEX-1"
 COMPLEX_5: Final = "II-COMPLEX-5"
 COMPLEX_8: Final = "II-COMPLEX-8"
@@ -62,6 +65,7 @@ SKILL_1: Final = "II-SKILL-1"
 SKILL_2: Final = "II-SKILL-2"
 SKILL_3: Final = "II-SKILL-3"
 SKILL_4: Final = "II-SKILL-4"
+SKILL_5: Final = "II-SKILL-5"
 SCENE_1: Final = "II-SCENE-1"
 SCENE_2: Final = "II-SCENE-2"
 SCENE_4: Final = "II-SCENE-4"

@@ -107,6 +107,7 @@ class SimpleRules(_Frozen):
     """II-SIMPLE-2."""
 
     auto_rising_tension: int = Field(ge=0)
+    gm_presents: bool
 
 
 class Range(_Frozen):
@@ -141,6 +142,7 @@ class SkillRules(_Frozen):
     recreate_crisis_per_cost: int = Field(ge=0)
     failed_modifier_cost_step: int = Field(ge=1)
     learning_requires_recreation: bool
+    advanced_action_rolls: bool
 
 
 class SceneRules(_Frozen):
@@ -151,6 +153,8 @@ class SceneRules(_Frozen):
     cooperative_gain_step: int = Field(ge=0)
     changes_per_cooperative_scene: int = Field(ge=0)
     heal_removes_all: bool
+    changeable: tuple[str, ...]
+    heal_uses_change: bool
 
 
 class SpendCosts(_Frozen):

@@ -7,14 +7,17 @@ The GM's commands (``add_character``, ``start_scene``, ``end_scene``, ``add_trig
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand, RulesError
 from ..protocol import Command
 from . import rule_ids as ids
 from .commands import check_keys, opt_bool, opt_int, opt_str, req_int, req_str, str_list, visibility
+from .conflict import join_conflict
 from .cooperative import rest
 from .draft import Draft
-from .obstacles import check_difficulty
+from .obstacles import check_difficulty, complex_obstacle, simple_obstacle
 from .sheet_checks import parse_sheet
 
 __all__ = [
@@ -195,39 +198,116 @@ def add_tension(draft: Draft, command: Command, rng: Rng) -> None:
 
 
 def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-RT-3: the GM spends Rising Tension on Disadvantage (for a character's next roll) or other things.
+    """II-RT-3: the GM spends Rising Tension, buying the thing in the same command or not at all.
 
-    A purchase must have something to act on, or the Rising Tension would vanish for nothing:
-    ``on: disadvantage`` needs ``character:`` (the one whose next roll takes it) and a scene in play, and
-    ``on: enemy`` needs a conflict scene whose conflict is not over. Spending more than is available is
-    refused first; every refusal leaves the state unchanged.
+    Each purchase names what it buys, or the Rising Tension would vanish for nothing:
+
+    * ``on: disadvantage`` needs ``character:`` (the one whose next roll takes it) and a scene in play;
+    * ``on: trigger`` needs ``trigger: {at, every, text, visibility}``, added to the action or conflict scene;
+    * ``on: obstacle`` needs ``obstacle: {kind: simple, to, individually, choose}`` or
+      ``{kind: complex, obstruction, attempts, difficulty}``, presented at once;
+    * ``on: enemy`` needs ``enemies: [sheets]`` (as many as ``count``, if given), joining the conflict under
+      way or starting it.
+
+    Spending more than is available is refused; every refusal leaves the state unchanged.
     """
-    check_keys(command, {"on", "count", "reason", "character"})
+    check_keys(command, {"on", "count", "reason", "character", "trigger", "obstacle", "enemies"})
     on = command.get("on")
     costs = draft.rules.rising_tension.costs.model_dump()
     if on not in costs:
         raise MalformedCommand(
             f"on must be one of {', '.join(costs)}, got {on!r}", code="bad_field", rule=ids.RT_3, path="on"
         )
-    count = opt_int(command, "count", 1, minimum=1)
-    character = opt_str(command, "character")
-    if on == "disadvantage":
-        if character is None:
+    listed = command.get("enemies")
+    draft.afford(str(on), len(listed) if on == "enemy" and isinstance(listed, list) and listed else 1)
+    bought = _PURCHASE[str(on)]
+    for key in _PURCHASE.values():
+        if key != bought and key in command:
             raise MalformedCommand(
-                "spending on disadvantage needs character: the one whose next roll takes the Disadvantage",
-                code="missing_field",
-                rule=ids.RT_3,
-                path="character",
+                f"spending on {on} buys {bought}, not {key}", code="bad_field", rule=ids.RT_3, path=key
             )
+    if bought not in command:
+        raise MalformedCommand(
+            f"spending on {on} needs {bought}: {_WHAT[str(on)]}; Rising Tension is spent only on something",
+            code="missing_field",
+            rule=ids.RT_3,
+            path=bought,
+        )
+    reason = opt_str(command, "reason")
+    if on == "disadvantage":
+        count = opt_int(command, "count", 1, minimum=1)
+        character = req_str(command, "character")
         draft.scene()
         if draft.state.member(character) is None:
             raise MalformedCommand(
                 f"unknown character {character!r}", code="unknown_character", path="character"
             )
-    draft.afford(str(on), count)
+        draft.spend_tension("disadvantage", count, reason, character)
+        return
+    _one_purchase(draft, command, str(on))
+    try:
+        _buy(draft, command, str(on), reason, rng)
+    except RulesError as error:
+        error.path = bought + (f".{error.path}" if error.path and error.path != bought else "")
+        raise
+
+
+def _one_purchase(draft: Draft, command: Command, on: str) -> None:
+    """``count`` is one Trigger or obstacle, or exactly as many enemies as are listed."""
+    if "count" not in command:
+        return
+    count = opt_int(command, "count", 1, minimum=1)
+    listed = command.get("enemies")
+    expected = len(listed) if on == "enemy" and isinstance(listed, list) else 1
+    if count != expected:
+        raise MalformedCommand(
+            f"count is {count} but the purchase is {expected} {on}",
+            code="bad_field",
+            rule=ids.RT_3,
+            path="count",
+        )
+
+
+def _buy(draft: Draft, command: Command, on: str, reason: str | None, rng: Rng) -> None:
+    extra: dict[str, Any] = {"spend": True, **({"reason": reason} if reason else {})}
     if on == "enemy":
         _check_conflict_for_enemies(draft)
-    draft.spend_tension(str(on), count, opt_str(command, "reason"), character)
+        join_conflict(draft, command, reason)
+        return
+    raw = command.get(_PURCHASE[on])
+    if not isinstance(raw, dict):
+        raise MalformedCommand(
+            f"{_PURCHASE[on]} must be a mapping: {_WHAT[on]}", code="bad_field", rule=ids.RT_3, path=""
+        )
+    if on == "trigger":
+        add_trigger(draft, {**raw, "do": "add_trigger", **extra}, rng)
+        return
+    kind = raw.get("kind")
+    if kind not in ("simple", "complex"):
+        raise MalformedCommand(
+            f"obstacle kind must be simple or complex, got {kind!r}", code="bad_field", path="kind"
+        )
+    fields = {k: v for k, v in raw.items() if k != "kind"}
+    if kind == "simple":
+        if "character" in fields:
+            raise MalformedCommand(
+                "a bought Simple Obstacle is presented, not faced: use to: NAME",
+                code="bad_field",
+                path="character",
+            )
+        simple_obstacle(draft, {**fields, "do": "simple_obstacle", **extra}, rng)
+    else:
+        complex_obstacle(draft, {**fields, "do": "complex_obstacle", **extra}, rng)
+
+
+_PURCHASE = {"disadvantage": "character", "trigger": "trigger", "obstacle": "obstacle", "enemy": "enemies"}
+"""II-RT-3: the field naming what each purchase buys."""
+_WHAT = {
+    "disadvantage": "the character whose next roll takes the Disadvantage",
+    "trigger": "{at, every, text, visibility}",
+    "obstacle": "{kind: simple, to} or {kind: complex, obstruction, attempts}",
+    "enemy": "a list of enemy sheets",
+}
 
 
 def _check_conflict_for_enemies(draft: Draft) -> None:

@@ -15,11 +15,11 @@ or ``abilities.nimbleness``, and a plain message). Nothing is clamped.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .rules import Rules
+from .rules import Rules, default_rules
 
 __all__ = [
     "Character",
@@ -39,11 +39,15 @@ class _Sheet(BaseModel):
 
 
 class Skill(_Sheet):
-    """II-CHAR-6: a Skill of a Talent. ``effects`` uses the closed vocabulary of II-SKILL-2."""
+    """II-CHAR-6: a Skill of a Talent. ``effects`` uses the closed vocabulary of II-SKILL-2.
+
+    ``kind`` is any text here: the rules data's ``skills.kinds`` decides which are allowed, so a bad kind is
+    reported beside the Skill's other broken rules (II-CHAR-7) instead of hiding them.
+    """
 
     name: str = Field(min_length=1)
     cost: int
-    kind: Literal["modifier", "advanced"]
+    kind: str = Field(json_schema_extra={"enum": list(default_rules().skills.kinds)})
     text: str = ""
     effects: dict[str, int] = Field(default_factory=dict)
 

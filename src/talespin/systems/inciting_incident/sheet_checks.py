@@ -34,14 +34,40 @@ _INT: TypeAdapter[int] = TypeAdapter(int)
 
 
 @dataclass(frozen=True, slots=True)
+class _SkillFacts:
+    """What is known of one Skill: each field that parsed on its own (``None`` otherwise)."""
+
+    kind: str | None
+    cost: int | None
+    effects: tuple[str, ...]
+
+    @classmethod
+    def of(cls, skill: Skill) -> _SkillFacts:
+        return cls(skill.kind, skill.cost, tuple(skill.effects))
+
+    @classmethod
+    def salvaged(cls, raw: Any) -> _SkillFacts:
+        """The fields of a Skill that does not parse as a whole."""
+        if not isinstance(raw, Mapping):
+            return cls(None, None, ())
+        effects = raw.get("effects")
+        kind = raw.get("kind")
+        return cls(
+            kind if isinstance(kind, str) else None,
+            _int_or_none(raw.get("cost")),
+            tuple(str(e) for e in effects) if isinstance(effects, Mapping) else (),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class _TalentFacts:
-    """What is known of one Talent: each field that parsed (``None`` otherwise) and its Skills that parsed."""
+    """What is known of one Talent: each field that parsed (``None`` otherwise) and what its Skills hold."""
 
     index: int
     name: str | None
     ability: str | None
     level: int | None
-    skills: tuple[tuple[int, Skill], ...]
+    skills: tuple[tuple[int, _SkillFacts], ...]
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -57,19 +83,20 @@ def _text_or_none(value: Any) -> str | None:
 
 def _facts(index: int, talent: Talent) -> _TalentFacts:
     """Everything of a Talent that parsed, at its place in the sheet."""
-    return _TalentFacts(index, talent.name, talent.ability, talent.level, tuple(enumerate(talent.skills)))
+    skills = tuple((j, _SkillFacts.of(skill)) for j, skill in enumerate(talent.skills))
+    return _TalentFacts(index, talent.name, talent.ability, talent.level, skills)
 
 
 def _partial_facts(index: int, raw: Mapping[str, Any]) -> _TalentFacts:
     """The fields of a Talent that does not parse as a whole, each kept only if it parses on its own."""
-    skills: list[tuple[int, Skill]] = []
+    skills: list[tuple[int, _SkillFacts]] = []
     raw_skills = raw.get("skills", ())
     if isinstance(raw_skills, list | tuple):
         for j, item in enumerate(raw_skills):
             try:
-                skills.append((j, Skill.model_validate(item)))
+                skills.append((j, _SkillFacts.of(Skill.model_validate(item))))
             except ValidationError:
-                continue
+                skills.append((j, _SkillFacts.salvaged(item)))
     name, ability = _text_or_none(raw.get("name")), _text_or_none(raw.get("ability"))
     return _TalentFacts(index, name, ability, _int_or_none(raw.get("level")), tuple(skills))
 
@@ -154,16 +181,19 @@ def _parent_errors(
     return errors
 
 
-def _skill_errors(path: str, skills: Iterable[tuple[int, Skill]], rules: Rules) -> list[SheetError]:
-    """II-CHAR-6 / II-SKILL-2: a known kind, a cost of 0 or more, effects from the closed vocabulary."""
+def _skill_errors(path: str, skills: Iterable[tuple[int, _SkillFacts]], rules: Rules) -> list[SheetError]:
+    """II-CHAR-6 / II-SKILL-2: a known kind, a cost of 0 or more, effects from the closed vocabulary.
+
+    Every one of them is reported: a bad kind does not hide a negative cost or an unknown effect.
+    """
     errors: list[SheetError] = []
     for j, skill in skills:
         where = f"{path}.skills[{j}]"
-        if skill.kind not in rules.skills.kinds:
+        if skill.kind is not None and skill.kind not in rules.skills.kinds:
             allowed = ", ".join(rules.skills.kinds)
             message = f"Skill kind {skill.kind!r} is not allowed; expected {allowed}"
             errors.append(SheetError(ids.CHAR_6, f"{where}.kind", message))
-        if skill.cost < 0:
+        if skill.cost is not None and skill.cost < 0:
             message = f"a Skill's cost is 0 or more, got {skill.cost}"
             errors.append(SheetError(ids.CHAR_6, f"{where}.cost", message))
         for effect in skill.effects:

@@ -1,15 +1,22 @@
-"""Skills and Ability Rolls: ``use_skill``, ``recreate_skill`` (II-SKILL-1..4) and ``ability_roll``.
+"""Skills and Ability Rolls: ``use_skill``, ``recreate_skill`` (II-SKILL-1..5) and ``ability_roll``.
 
-An advanced Skill is an action of its own: its structured effects apply at once (``reduce_crisis`` lowers the
-scene's Crisis, ``heal`` removes wounds, ``crisis`` raises Crisis); a Skill without structured effects is
-narrative and only recorded. Recreating a Skill the character does not have is a Talent Roll from 5d6 with
-Disadvantage equal to its cost, and Crisis equal to its cost; a recreated modifier (or a failed one's
-Disadvantage) is carried into the character's next roll.
+Using an owned advanced Skill is an Advanced Action (II-SKILL-5): a Talent Roll of its Talent at the current
+difficulty against the target. On success its structured effects apply (``reduce_crisis`` lowers the scene's
+Crisis, ``heal`` removes wounds) and Crisis rises by the success amount (plus the Skill's ``crisis``); on
+failure Crisis rises as for any failed roll and nothing else happens. It is an action like the others: not
+twice in a row on a Complex Obstacle (II-COMPLEX-5), once per conflict round (II-FLOW-1). In a cooperative
+scene, which has no Crisis (II-CRISIS-1), it needs no roll but uses up the character's one change. A Skill
+without structured effects is narrative and only recorded.
+
+Recreating a Skill the character does not have is a Talent Roll from 5d6 with Disadvantage equal to its cost,
+and Crisis equal to its cost; a recreated modifier (or a failed one's Disadvantage) is carried into the
+character's next roll.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -18,7 +25,10 @@ from ..errors import IllegalCommand, MalformedCommand
 from ..protocol import Command
 from . import rule_ids as ids
 from .acting import character_sheet, is_auto, talent_roll
-from .commands import ROLL_KEYS, check_keys, opt_int, opt_str, req_str
+from .chances import action_crisis, roll_crisis
+from .commands import ROLL_KEYS, base_dice, check_keys, opt_int, opt_str, req_str
+from .conflict import next_round, participants
+from .cooperative import once_per_scene
 from .draft import Draft
 from .rolls import RollSpec, make_roll, roll_data
 from .sheet import Character, Skill
@@ -27,13 +37,19 @@ __all__ = ["ability_roll", "recreate_skill", "use_skill"]
 
 
 def _apply_advanced(
-    draft: Draft, name: str, skill: str, effects: Mapping[str, int], target: str | None
+    draft: Draft,
+    name: str,
+    skill: str,
+    effects: Mapping[str, int],
+    target: str | None,
+    *,
+    crisis: bool = True,
 ) -> None:
-    """II-SKILL-1/2: the effects of an advanced action."""
+    """II-SKILL-1/2: the effects of an advanced action (its Crisis ones only where ``crisis``)."""
     cause = f"Skill {skill}"
-    if effects.get("reduce_crisis", 0) > 0:
+    if crisis and effects.get("reduce_crisis", 0) > 0:
         draft.lower_crisis(effects["reduce_crisis"], cause, name)
-    if effects.get("crisis", 0) > 0:
+    if crisis and effects.get("crisis", 0) > 0:
         draft.raise_crisis(effects["crisis"], cause, name, protected=effects.get("protect", 0) > 0)
     if effects.get("heal", 0) > 0:
         who = target or name
@@ -58,16 +74,48 @@ def _find_skill(sheet: Character, skill: str, talent: str | None) -> tuple[str, 
     )
 
 
+def _heal_target(draft: Draft, skill: Skill, command: Command) -> str | None:
+    """The character a healing Skill heals (checked before any roll), ``None`` for the user."""
+    target = opt_str(command, "target")
+    if target is not None and skill.effects.get("heal", 0) > 0 and draft.state.member(target) is None:
+        raise MalformedCommand(
+            f"unknown character {target!r} to heal", code="unknown_character", path="target"
+        )
+    return target
+
+
+def _advanced_turn(draft: Draft, name: str) -> dict[str, bool]:
+    """II-SKILL-5 with II-COMPLEX-5 / II-FLOW-1: may ``name`` take an action now, and what it counts for."""
+    scene = draft.scene()
+    obstacle = scene.obstacle
+    on_obstacle = obstacle is not None and obstacle.kind == "complex" and not obstacle.beaten
+    if on_obstacle and obstacle is not None and obstacle.last_actor == name and len(scene.present) > 1:
+        raise IllegalCommand(
+            f"{name} took the last action on this obstacle; another character must act first",
+            rule=ids.COMPLEX_5,
+        )
+    conflict = scene.conflict
+    in_conflict = conflict is not None and not conflict.ended
+    if in_conflict and conflict is not None:
+        if name not in participants(draft.state):
+            raise IllegalCommand(f"{name} is out of the conflict", rule=ids.FLOW_4)
+        if draft.rules.conflict.one_action_per_round and name in conflict.acted:
+            raise IllegalCommand(f"{name} has already acted this round", rule=ids.FLOW_1)
+    return {"on_obstacle": on_obstacle, "in_conflict": in_conflict}
+
+
 def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-SKILL-1/2: an advanced Skill as an action of its own (a modifier goes with a roll's ``skills:``)."""
-    check_keys(command, {"character", "talent", "skill", "target", "visibility"})
+    """II-SKILL-1/5: an owned advanced Skill, an Advanced Action (a modifier rides on a roll instead)."""
+    check_keys(command, (ROLL_KEYS - {"choice", "skills"}) | {"skill", "target"})
     sheet = character_sheet(draft, command)
     talent, skill = _find_skill(sheet, req_str(command, "skill"), opt_str(command, "talent"))
     if skill.kind != "advanced":
         raise IllegalCommand(
             f"{skill.name!r} is a modifier Skill: add it to a roll with skills: [...]", rule=ids.SKILL_1
         )
-    data = {
+    scene = draft.scene()
+    target = _heal_target(draft, skill, command)
+    data: dict[str, Any] = {
         "character": sheet.name,
         "talent": talent,
         "skill": skill.name,
@@ -75,10 +123,41 @@ def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
         "effects": dict(skill.effects),
         "narrative": not skill.effects,
     }
-    draft.emit("SkillUsed", data)
-    if skill.effects:
-        draft.scene()
-        _apply_advanced(draft, sheet.name, skill.name, skill.effects, opt_str(command, "target"))
+    rules = draft.rules
+    if scene.kind == "cooperative":
+        once_per_scene(draft, sheet.name)
+        draft.emit("SkillUsed", {**data, "success": True, "scene_change": True})
+        _apply_advanced(draft, sheet.name, skill.name, skill.effects, target, crisis=False)
+        return
+    if not rules.skills.advanced_action_rolls:
+        draft.emit("SkillUsed", {**data, "success": True})
+        _apply_advanced(draft, sheet.name, skill.name, skill.effects, target)
+        return
+    turn = _advanced_turn(draft, sheet.name)
+    obstacle = scene.obstacle
+    base = scene.difficulty
+    if turn["on_obstacle"] and obstacle is not None and obstacle.difficulty is not None:
+        base = obstacle.difficulty
+    roll = {**command, "talent": talent}
+    result = talent_roll(
+        draft, roll, sheet, rng, against=rules.roll.target, base_d6=base, purpose="use_skill"
+    )
+    draft.emit("AdvancedActionTaken", {**data, **turn, "success": result.success, "total": result.total})
+    extra = skill.effects.get("crisis", 0) if result.success else 0
+    if result.success:
+        draft.emit("SkillUsed", {**data, "success": True})
+        _apply_advanced(draft, sheet.name, skill.name, skill.effects, target, crisis=False)
+        draft.lower_crisis(skill.effects.get("reduce_crisis", 0), f"Skill {skill.name}", sheet.name)
+    crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules)
+    outcome = "" if result.success else "failed "
+    draft.raise_crisis(
+        crisis,
+        f"{outcome}Advanced Action {skill.name}, {talent} roll of {result.total}",
+        sheet.name,
+        protected=result.success and skill.effects.get("protect", 0) > 0,
+    )
+    if turn["in_conflict"]:
+        next_round(draft)
 
 
 def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
@@ -99,9 +178,15 @@ def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
             rule=ids.CHAR_6,
             path="skill",
         ) from None
-    if skill.cost < 0 or any(e not in draft.rules.skills.effects for e in skill.effects):
+    rules = draft.rules
+    if (
+        skill.kind not in rules.skills.kinds
+        or skill.cost < 0
+        or any(e not in rules.skills.effects for e in skill.effects)
+    ):
         raise MalformedCommand(
-            "a Skill's cost is 0 or more and its effects use the II-SKILL-2 vocabulary",
+            f"a Skill's kind is one of {', '.join(rules.skills.kinds)}, its cost is 0 or more and its "
+            "effects use the II-SKILL-2 vocabulary",
             code="bad_field",
             rule=ids.SKILL_2,
             path="skill",
@@ -165,7 +250,7 @@ def ability_roll(draft: Draft, command: Command, rng: Rng) -> None:
         "ability",
         ability,
         sheet.abilities[ability],
-        opt_int(command, "dice", base_default, minimum=0, rule=ids.ROLL_5),
+        base_dice(command, "dice", base_default, draft.rules.roll.difficulty, rule=ids.ROLL_5),
         opt_int(command, "advantage", 0, minimum=0),
         opt_int(command, "disadvantage", 0, minimum=0),
         opt_int(command, "against", draft.rules.roll.target, minimum=0),

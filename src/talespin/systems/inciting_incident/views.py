@@ -110,6 +110,7 @@ def view(state: GameState, role: Role) -> dict[str, Any]:
         "scene": None if scene is None else _scene(scene, role),
         "wounds": {m.name: m.wounds for m in state.members},
         "obstacle_beaten": bool(scene and scene.obstacle and scene.obstacle.beaten),
+        "changeable": list(rules.scenes.changeable),
     }
 
 

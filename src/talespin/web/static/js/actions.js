@@ -68,6 +68,7 @@ export function mountActions(root, ctx) {
   }));
   fill(root, heading, controls, attackRow, skillsBox, list, chart, physical, blindRow, rolls.el);
   let people = [];
+  const healTargets = new Map(); // "character/skill" → whom it heals, kept across re-renders
 
   actorSel.addEventListener("change", () => { showSkills(); load(); });
   adv.addEventListener("change", load);
@@ -94,18 +95,7 @@ export function mountActions(root, ctx) {
         h("input", { type: "checkbox", value: skill.name, "data-talent": talent, checked: ticked.has(`${talent}/${skill.name}`),
           onchange: load }),
         `${skill.name} (${talent} · ${effectText(skill.effects)})`))),
-      h("div.row", all.filter((x) => x.skill.kind === "advanced").map(({ talent, skill }) => {
-        // A healing Skill may heal someone else (II-SKILL-2 heal): pick whom.
-        const whom = skill.effects?.heal ? h("select.small.inline", { "data-heal-target": skill.name, "aria-label": `Whom ${skill.name} heals` },
-          (ctx.view?.characters || []).map((c) => h("option", { value: c.name, selected: c.name === actorSel.value }, c.name))) : null;
-        const use = () => {
-          const command = { do: "use_skill", character: actorSel.value, talent, skill: skill.name };
-          if (whom && whom.value !== actorSel.value) command.target = whom.value;
-          return ctx.send(command);
-        };
-        return h("span.row.skill-use", h("button.secondary.small", { type: "button", "data-skill": skill.name, onclick: use },
-          `Use ${skill.name} (${effectText(skill.effects)})`), whom ? h("span.small.muted", "on") : null, whom);
-      }))));
+      h("p.small.muted", all.some((x) => x.skill.kind === "advanced") ? "Advanced Skills are actions of their own: see “Advanced Actions” below, each with its odds." : "")));
   }
 
   async function load() {
@@ -117,9 +107,9 @@ export function mountActions(root, ctx) {
       return;
     }
     const scene = ctx.view?.scene;
-    if (!scene || scene.kind === "cooperative") {
+    if (!scene) {
       heading.textContent = "Actions";
-      fill(list, h("p.muted", { id: "no-actions" }, scene ? "A cooperative scene: no obstacles, no rolls." : "No scene in play: nothing to roll for yet."));
+      fill(list, h("p.muted", { id: "no-actions" }, "No scene in play: nothing to roll for yet."));
       fill(chart);
       return;
     }
@@ -156,15 +146,59 @@ export function mountActions(root, ctx) {
     }
   }
 
+  /** II-SKILL-5: each advanced Skill as an Advanced Action with its odds, a Use button only when allowed. */
+  function advancedRows(odds) {
+    const rows = odds.advanced || [];
+    if (!rows.length) return null;
+    return h("div.stack", { id: "advanced" }, h("h3", "Advanced Actions"), rows.map((r) => {
+      // A healing Skill may heal someone else (II-SKILL-2 heal): pick whom.
+      const picked = healTargets.get(`${actorSel.value}/${r.skill}`) || actorSel.value;
+      const whom = r.effects?.heal ? h("select.small.inline", { "data-heal-target": r.skill, "aria-label": `Whom ${r.skill} heals`,
+        onchange: (e) => healTargets.set(`${actorSel.value}/${r.skill}`, e.target.value) },
+      (ctx.view?.characters || []).map((c) => h("option", { value: c.name, selected: c.name === picked }, c.name))) : null;
+      const text = r.rolled ? oddsText(r) : "no roll in a cooperative scene · uses up this scene's change";
+      return h("div.action", { "data-do": "use_skill", "data-skill": r.skill, "data-skill-talent": r.talent },
+        h("div",
+          h("div.title", `${r.label} (${r.talent} · ${effectText(r.effects)})`),
+          h("div.odds", h("strong", text), r.rolled ? ` · ${diceText(r)}` : "")),
+        h("div.action-buttons", whom,
+          r.can_act
+            ? h("button.small", { type: "button", class: "act", "data-skill": r.skill, onclick: () => useSkill(r, whom) }, "Use")
+            : h("span.small.muted.reason", r.reason)));
+    }));
+  }
+
+  async function useSkill(row, whom) {
+    const command = { do: "use_skill", character: actorSel.value, talent: row.talent, skill: row.skill };
+    if (whom && whom.value !== actorSel.value) command.target = whom.value;
+    if (row.rolled) {
+      if (Number(adv.value) > 0) command.advantage = Number(adv.value);
+      if (Number(dis.value) > 0) command.disadvantage = Number(dis.value);
+      try {
+        const f = parseFaces(faces.value, true);
+        if (f) command.faces = f;
+      } catch (err) {
+        ctx.say(`Physical dice: ${err.message}`, "error");
+        return;
+      }
+      if (blind.checked) command.visibility = "gm";
+    }
+    if (await ctx.send(command)) faces.value = "";
+  }
+
   function show(odds) {
     const situation = odds.situation;
-    heading.textContent = situation ? `Actions — ${SITUATION_WORDS[situation] || situation}` : "Actions";
+    const cooperative = ctx.view?.scene?.kind === "cooperative";
+    heading.textContent = situation && !cooperative ? `Actions — ${SITUATION_WORDS[situation] || situation}` : "Actions";
     const choices = odds.choices || [];
-    if (!choices.length) {
-      fill(list, h("p.muted", { id: "no-actions" }, "Nothing to roll for right now."));
+    if (cooperative || !choices.length) {
+      const why = cooperative ? "A cooperative scene: no obstacles, no rolls." : "Nothing to roll for right now.";
+      fill(list, h("p.muted", { id: "no-actions" }, why), advancedRows(odds));
       fill(chart);
       return;
     }
+    // II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1: the odds stay on screen, but no button the server would refuse.
+    const blocked = odds.can_act === false ? h("p.muted", { id: "no-actions" }, `Nothing to act on now: ${odds.reason}.`) : null;
     const decisiveDo = /attack/.test(situation) ? "decisive_attack" : "decisive_action";
     const all = [...choices.map((c) => ({ ...c, do: situation })),
       ...(odds.decisive || []).map((c) => ({ ...c, do: decisiveDo, label: `Decisive: ${c.label || c.talent}` }))];
@@ -181,9 +215,10 @@ export function mountActions(root, ctx) {
             type: "button", "aria-pressed": isChosen ? "true" : "false",
             onclick: () => { chosen = key(c); show(odds); },
           }, "Odds chart") : null,
-          h("button.small", { type: "button", class: "act", onclick: () => act(c.do, c, odds) },
+          blocked ? null : h("button.small", { type: "button", class: "act", onclick: () => act(c.do, c, odds) },
             c.choice === "auto" ? "Take it" : "Roll")));
-    }));
+    }), advancedRows(odds));
+    if (blocked) list.prepend(blocked);
     const pick = all.find((c) => key(c) === chosen);
     facesHint.textContent = pick && pick.choice !== "auto"
       ? `${pick.label || pick.talent}: enter ${pick.d6} chain${pick.d6 === 1 ? "" : "s"} of d6, then ${(pick.talent_dice || []).join(", ") || "no Talent dice"} — ${pick.d6 + (pick.talent_dice || []).length} chains in all.`

@@ -84,11 +84,17 @@ export function mountGm(root, ctx) {
       h("button.gm", { type: "button", id: "gm-complex", onclick: () => send({ do: "complex_obstacle", obstruction: int(obstruction), attempts: int(attempts) }) }, "Set a Complex Obstacle"))) : null;
 
   // Crisis, Rising Tension, Triggers mid-scene.
+  const midRows = h("div.rows");
+  const enemies = h("textarea", { id: "gm-enemies", placeholder: '[{"name": "Guard", "abilities": {...}, "talents": [...]}]' });
   const crisisBy = h("input", { id: "gm-crisis", type: "number", value: "2" });
   const crisisWhy = h("input", { id: "gm-crisis-why", placeholder: "reason" });
   const rtBy = h("input", { id: "gm-rt", type: "number", min: 1, value: "1" });
   const rtWhy = h("input", { id: "gm-rt-why", placeholder: "reason" });
-  const rtOn = h("select", { id: "gm-rt-on" }, ["disadvantage", "trigger", "obstacle", "enemy"].map((k) => h("option", { value: k }, k)));
+  // Rising Tension buys the thing in the same command (II-RT-3): the Trigger of "Add a Trigger now", the
+  // obstacle of "Obstacles", the enemies of "Conflict".
+  const SPEND = [["disadvantage", "Disadvantage for the character"], ["trigger", "the Trigger below"],
+    ["simple", "a Simple Obstacle (as set above)"], ["complex", "a Complex Obstacle (as set above)"], ["enemy", "the enemies below"]];
+  const rtOn = h("select", { id: "gm-rt-on" }, SPEND.map(([k, label]) => h("option", { value: k }, label)));
   const countersBox = ii ? group("Crisis and Rising Tension",
     h("div.row", h("label", "Crisis change", crisisBy), h("label", "Why", crisisWhy),
       h("button.gm", { type: "button", id: "gm-adjust-crisis", onclick: () => send({ do: "adjust_crisis", amount: int(crisisBy), reason: crisisWhy.value || "GM adjustment" }) }, "Adjust Crisis")),
@@ -96,14 +102,26 @@ export function mountGm(root, ctx) {
       h("button.gm", { type: "button", id: "gm-add-tension", onclick: () => send({ do: "add_tension", amount: int(rtBy), reason: rtWhy.value || "story" }) }, "Add"),
       h("label", "Spend on", rtOn),
       h("button.secondary", { type: "button", id: "gm-spend-tension", onclick: () => {
-        const c = { do: "spend_tension", on: rtOn.value };
-        if (rtOn.value === "disadvantage") { c.count = int(rtBy); if (charSel.value) c.character = charSel.value; }
+        const on = rtOn.value;
+        const c = { do: "spend_tension", on: on === "simple" || on === "complex" ? "obstacle" : on, reason: rtWhy.value || undefined };
+        if (on === "disadvantage") { c.count = int(rtBy); if (charSel.value) c.character = charSel.value; }
+        if (on === "trigger") {
+          const [t] = readTriggers(midRows);
+          if (!t) { ctx.say("Write the Trigger under “Add a Trigger now” first: the Rising Tension buys it.", "error"); return; }
+          c.trigger = t;
+        }
+        if (on === "simple") c.obstacle = each.checked ? { kind: "simple", individually: true } : { kind: "simple", ...(charSel.value ? { to: charSel.value } : {}) };
+        if (on === "complex") c.obstacle = { kind: "complex", obstruction: int(obstruction), attempts: int(attempts) };
+        if (on === "enemy") {
+          let list;
+          try { list = parseLoose(enemies.value); } catch (err) { ctx.say(`Enemies: ${err.message}`, "error"); return; }
+          c.enemies = Array.isArray(list) ? list : [list];
+        }
         return send(c);
       } }, "Spend")),
     h("div.row", h("button.secondary", { type: "button", id: "gm-rest", onclick: () => send({ do: "rest" }) },
       "Restful scene: lower Rising Tension"))) : null;
 
-  const midRows = h("div.rows");
   const triggerBox = ii ? group("Add a Trigger now", midRows,
     h("button.gm.small", { type: "button", id: "gm-add-trigger", onclick: async () => {
       for (const t of readTriggers(midRows)) await send({ do: "add_trigger", ...t });
@@ -113,7 +131,6 @@ export function mountGm(root, ctx) {
   if (ii) triggerRow(midRows);
 
   // Conflict.
-  const enemies = h("textarea", { id: "gm-enemies", placeholder: '[{"name": "Guard", "abilities": {...}, "talents": [...]}]' });
   const conflictBox = ii ? group("Conflict",
     h("label", "Enemies (JSON or YAML list of sheets)", enemies),
     h("div.row",

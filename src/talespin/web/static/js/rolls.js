@@ -76,6 +76,10 @@ export function mountRolls(ctx, actor, extra) {
 
   /** Show the fields of the chosen change; `prefill` puts the sheet's current values in them. */
   function showLearn(prefill = true) {
+    // II-SCENE-2: offer only what the rules let a cooperative scene change (never an Ability by default).
+    const changeable = new Set(ctx.view?.changeable || ["talent", "skill"]);
+    for (const option of lnWhat.options) option.hidden = option.disabled = !changeable.has(option.value);
+    if (!changeable.has(lnWhat.value)) lnWhat.value = [...lnWhat.options].find((o) => !o.disabled)?.value || "";
     const what = lnWhat.value;
     abilityRow.hidden = what !== "ability";
     talentRow.hidden = what !== "talent";
