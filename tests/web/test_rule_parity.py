@@ -153,7 +153,49 @@ def test_inciting_incident_refusals_match(
     assert _http_rule(client, "ii", [ADA, BRAM], [*setup, command]) == rule
 
 
-ASCEND_CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any], str]] = []
+SUSAN: dict[str, Any] = {
+    "name": "Susan",
+    "skills": {"Athletics": 3},
+    "traits": {"Agility": 3, "Strength": 2, "Luck": 1},
+    "backgrounds": {"Avanus": 1, "Luck": 2},
+    "aids": {},
+}
+WILL: dict[str, Any] = {
+    "name": "Will",
+    "skills": {"Melee": 3},
+    "traits": {"Strength": 4},
+    "backgrounds": {},
+    "aids": {},
+}
+ATHLETICS = {"do": "test", "hero": "Susan", "skill": "Athletics", "trait": "Agility"}
+PROPOSE = {
+    "do": "opposed_test",
+    "attacker": {"hero": "Will", "skill": "Melee"},
+    "defender": {"hero": "Susan"},
+}
+ASCEND_CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any], str]] = [
+    (
+        "exceptional unawarded",
+        [],
+        {**ATHLETICS, "invoke": ["Strength", "Avanus"], "narration": "exceptional"},
+        "AS-POOL-3",
+    ),
+    (
+        "declined request",
+        [
+            {"do": "request_narration", "hero": "Susan"},
+            {"do": "award_narration", "hero": "Susan", "grant": False},
+        ],
+        {**ATHLETICS, "invoke": ["Strength", "Avanus"], "narration": "exceptional"},
+        "AS-POOL-3",
+    ),
+    ("face off the die", [], {**ATHLETICS, "faces": [0, 1, 10]}, "AS-TEST-3"),
+    ("too few faces", [], {**ATHLETICS, "faces": [0]}, "AS-TEST-3"),
+    ("ambiguous invoke", [], {**ATHLETICS, "invoke": ["Luck"], "narration": "narrated"}, "AS-POOL-1"),
+    ("defend unasked", [], {"do": "defend", "hero": "Susan", "skill": "Athletics"}, "AS-OPP-1"),
+    ("second proposal", [PROPOSE], PROPOSE, "AS-OPP-1"),
+    ("wrong defender", [PROPOSE], {"do": "defend", "hero": "Will", "skill": "Melee"}, "AS-OPP-1"),
+]
 
 
 def _ascend_script_rule(heroes: list[dict[str, Any]], commands: list[dict[str, Any]]) -> str | None:
@@ -161,3 +203,15 @@ def _ascend_script_rule(heroes: list[dict[str, Any]], commands: list[dict[str, A
         run_ascend({"system": "ascend", "heroes": heroes, "commands": commands}, random.Random(1))
     assert refused.value.command_index == len(commands) - 1
     return refused.value.rule
+
+
+@pytest.mark.parametrize(
+    ("setup", "command", "rule"), [c[1:] for c in ASCEND_CASES], ids=[c[0] for c in ASCEND_CASES]
+)
+def test_ascend_refusals_match(
+    client: TestClient, setup: list[dict[str, Any]], command: dict[str, Any], rule: str
+) -> None:
+    """The script and the HTTP table refuse the same Ascend command with the same rule."""
+    # rule: AS-POOL-3 AS-TEST-3 AS-POOL-1 AS-OPP-1
+    assert _ascend_script_rule([SUSAN, WILL], [*setup, command]) == rule
+    assert _http_rule(client, "ascend", [SUSAN, WILL], [*setup, command]) == rule

@@ -126,7 +126,8 @@ def advise_command(
             title = f"{sheet.name}: {skill or conviction}, Target {payload['target']}, narration {narration}"
             table = Table("#", "Trait", "Background", "Aid", "Invoked", "dice", "P(success)", title=title)
             for rank, row in enumerate(payload["advice"], start=1):
-                cells = [row["trait"], row["background"], row["aid"], ", ".join(row["invoke"])]
+                invoked = ", ".join(f"{k} {n}" for item in row["invoke_items"] for k, n in item.items())
+                cells = [row["trait"], row["background"], row["aid"], invoked]
                 table.add_row(
                     str(rank), *(c or "–" for c in cells), str(row["pool"]), percent(row["p_success"])
                 )

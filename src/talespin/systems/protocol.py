@@ -13,8 +13,9 @@ A system is a set of pure functions over frozen state:
   out for players), and ``redact(event)`` is an event as a player may see it (``None`` when a player must not
   learn of it at all; a blind roll keeps only the fact that a roll happened);
 * ``validate_sheet(sheet)`` checks a character or hero sheet (every broken rule at once);
-* ``actor(command)`` names the character a command acts for (``None`` for the GM's own commands), so the
-  table can let a player act only for the characters it owns;
+* ``actors(state, command)`` names every character a command acts for, in every position it names one (an
+  opposed Test's attacker and defender, every step of an extended Test; empty for the GM's own commands), so
+  the table can let a player act only for the characters it owns;
 * ``odds(state, query)`` answers "what would each choice likely cost?" before anyone clicks: for Inciting
   Incident the actions a character may take now, each with P(success) and expected Crisis; for Ascend the
   ranked Dice Pool choices of a Test.
@@ -86,8 +87,8 @@ class RuleSystem(Protocol):
         """An event as a player may see it, or ``None`` when a player must not see it at all."""
         ...
 
-    def actor(self, command: Command) -> str | None:
-        """The character (or hero) the command acts for; ``None`` for a GM's command."""
+    def actors(self, state: Any, command: Command) -> frozenset[str]:
+        """Every character (or hero) the command acts for; empty for a GM's command."""
         ...
 
     def validate_sheet(self, sheet: Any) -> dict[str, Any]:

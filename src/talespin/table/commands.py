@@ -7,11 +7,14 @@ it used), then the events it caused. The table handles its own vocabulary:
   sending it again walks further back. The entry stays in the log, marked by ``EntryUndone``.
 * ``{"do": "note", "text": "...", "visibility": "public" | "gm"}`` a table-level note (GM-only notes from
   the GM only).
+* ``{"do": "set_physical_dice", "who": "players" | "gm"}`` (GM only): who may enter physical dice
+  (``faces``), the players for their own characters (the default, as at a real table) or only the GM.
 * ``{"do": "reveal_seed"}`` (GM only) reveals the open seed and commits a fresh one; so do ``start_scene``
   and ``end_scene`` (see below), so every server roll can be verified once its scene is over.
 
-Everything else goes to the rule system: ``actor(command)`` names the character it acts for; a player may
-act only for characters it owns, the GM for anyone; a command with no actor is the GM's, except
+Everything else goes to the rule system: ``actors(state, command)`` names every character it acts for (an
+opposed Test's defender, each step of an extended Test); a player may send it only when it owns every one of
+them, the GM for anyone; a command with no actor is the GM's, except
 ``add_character``, by which anyone brings in a character (and owns it). A command carrying
 ``"visibility": "gm"`` anywhere (a blind roll, a GM-only Trigger) is the GM's too.
 
@@ -29,7 +32,7 @@ from ..systems import IllegalCommand, MalformedCommand
 from .auth import Viewer
 from .errors import Forbidden
 from .fairness import HmacRng, commitment
-from .ledger import Ledger, is_secret
+from .ledger import PHYSICAL_DICE, Ledger, is_secret
 from .shape import check_depth
 
 __all__ = [
@@ -42,7 +45,7 @@ __all__ = [
     "rotate_seed",
 ]
 
-TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed"})
+TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed", "set_physical_dice"})
 """Commands the table handles itself, for every system."""
 TABLE_SCENES: Final = frozenset({"ascend"})
 """Systems whose rules have no scenes: the table handles ``start_scene``/``end_scene`` for them."""
@@ -134,6 +137,14 @@ def _decide_table(
             NewEvent("NoteAdded", {"text": text, "by": viewer.label}, visibility),
         ]
     _require_gm(viewer, f"{do.replace('_', ' ')}")
+    if do == "set_physical_dice":
+        who = command.get("who")
+        if who not in PHYSICAL_DICE or set(command) - {"do", "who"}:
+            raise MalformedCommand(
+                f"set_physical_dice takes who: one of {', '.join(PHYSICAL_DICE)}, got {who!r}", path="who"
+            )
+        setting = NewEvent("SettingChanged", {"physical_dice": who, "by": viewer.label})
+        return [_issued(command, viewer, "table", None), setting]
     if do == "undo":
         target = ledger.latest_undoable()
         if target is None:
@@ -148,17 +159,43 @@ def _decide_table(
     return [_issued(command, viewer, "table", None), *rotation]
 
 
+def _has_faces(value: Any) -> bool:
+    """True when a command carries physical dice anywhere (its own, a side's, a step's)."""
+    if isinstance(value, Mapping):
+        return "faces" in value or any(_has_faces(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_faces(v) for v in value if isinstance(v, Mapping | list))
+    return False
+
+
+def _first_named(command: Mapping[str, Any], acting: frozenset[str]) -> str | None:
+    """The entry's actor when a command acts for several: the first one named (an opposed Test's attacker)."""
+    for key in ("hero", "character", "attacker"):
+        value = command.get(key)
+        name = value.get("hero") if isinstance(value, Mapping) else value
+        if isinstance(name, str) and name in acting:
+            return name
+    return min(acting) if acting else None
+
+
 def _decide_system(
     ledger: Ledger, viewer: Viewer, command: Mapping[str, Any], draw_seed: SeedSource
 ) -> list[NewEvent]:
     system = ledger.system
     do = command["do"]
-    actor = system.actor(command)
+    acting = system.actors(ledger.state, command)
+    actor = min(acting) if len(acting) == 1 else _first_named(command, acting)
     if do not in ADD_CHARACTER:
-        if actor is None:
+        if not acting:
             _require_gm(viewer, f"send {do!r}")
-        elif not viewer.is_gm and (viewer.player_id is None or ledger.owner_of(actor) != viewer.player_id):
-            raise Forbidden(f"{actor!r} is not one of your characters", character=actor)
+        elif not viewer.is_gm:
+            for name in sorted(acting):
+                if viewer.player_id is None or ledger.owner_of(name) != viewer.player_id:
+                    raise Forbidden(f"{name!r} is not one of your characters", character=name)
+            if ledger.physical_dice == "gm" and _has_faces(command):
+                raise Forbidden(
+                    "in this campaign only the GM enters physical dice: leave faces out", path="faces"
+                )
     before: list[NewEvent] = []
     seed = ledger.open_seed()
     number, seed_bytes = (seed.number, seed.seed) if seed is not None else (0, None)

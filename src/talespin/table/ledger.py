@@ -19,7 +19,7 @@ from typing import Any, Final
 from ..store.port import StoredEvent
 from ..systems import Event, RuleSystem, Visibility, get_system
 
-__all__ = ["TABLE_EVENTS", "Entry", "Ledger", "Note", "Seed", "is_secret", "system_event"]
+__all__ = ["PHYSICAL_DICE", "TABLE_EVENTS", "Entry", "Ledger", "Note", "Seed", "is_secret", "system_event"]
 
 TABLE_EVENTS: Final = frozenset(
     {
@@ -32,9 +32,14 @@ TABLE_EVENTS: Final = frozenset(
         "SeedDrawn",
         "SeedCommitted",
         "SeedRevealed",
+        "SettingChanged",
     }
 )
 """The table's own event types; every other type belongs to the rule system."""
+
+PHYSICAL_DICE: Final = ("players", "gm")
+"""Who may enter physical dice (``faces``): the players for their own characters (the first, the default, as
+at a real table), or only the GM."""
 
 
 def is_secret(value: Any) -> bool:
@@ -103,6 +108,8 @@ class Ledger:
     _undone: set[int] = field(default_factory=set)
     _notes: list[Note] = field(default_factory=list)
     _owners: dict[str, str | None] = field(default_factory=dict)
+    physical_dice: str = PHYSICAL_DICE[0]
+    """Who may enter physical dice in this campaign (a table setting: ``set_physical_dice``)."""
 
     @property
     def system(self) -> RuleSystem:
@@ -199,6 +206,8 @@ class Ledger:
         elif kind == "SeedRevealed":
             seed = self._seed(data)
             seed.seed, seed.revealed = bytes.fromhex(str(data["seed"])), True
+        elif kind == "SettingChanged":
+            self.physical_dice = str(data.get("physical_dice", self.physical_dice))
         elif kind == "EntryUndone":
             target = self.entry(int(data["entry"]))
             if target is not None:
@@ -222,6 +231,10 @@ class Ledger:
         return self.seeds.setdefault(number, Seed(number, str(data.get("commitment", ""))))
 
     def _rebuild(self) -> None:
+        self.physical_dice = PHYSICAL_DICE[0]
+        for stored in self.log:
+            if stored.type == "SettingChanged" and self._entry_of.get(stored.version) not in self._undone:
+                self.physical_dice = str(stored.data.get("physical_dice", self.physical_dice))
         self._owners = {}
         for entry in self.entries:
             if not entry.undone:

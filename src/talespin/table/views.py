@@ -65,6 +65,7 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         "player_id": viewer.player_id,
         "players": [{"id": pid, "name": name} for pid, name in ledger.players.items()],
         "owners": ledger.owners(),
+        "physical_dice": ledger.physical_dice,
         "state": ledger.system.view(ledger.state, role),
         "notes": [
             {"entry": n.entry, "text": n.text, "visibility": n.visibility, "by": n.by}

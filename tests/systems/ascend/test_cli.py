@@ -102,12 +102,12 @@ def test_each_example_kind_is_present() -> None:
         (
             {"do": "test", "hero": "Susan", "skill": "Athletics", "trait": "Agility", "faces": [0, 1, 10]},
             "bad_faces",
-            None,
+            "AS-TEST-3",
         ),
         (
             {"do": "test", "hero": "Susan", "skill": "Athletics", "trait": "Agility", "faces": [0, 1]},
             "bad_faces",
-            None,
+            "AS-TEST-3",
         ),
     ],
 )

@@ -87,7 +87,7 @@ def test_a_narrated_outcome_rolls_no_dice(state: AscendState, apply: Any) -> Non
     assert [e.type for e in events] == ["OutcomeNarrated"]
     assert "faces" not in events[0].data
     assert (after.tests, after.narrated) == (0, 1)
-    assert SYSTEM.actor({"do": "narrate", "hero": "Susan", "text": "x"}) is None
+    assert SYSTEM.actors(state, {"do": "narrate", "hero": "Susan", "text": "x"}) == frozenset()
 
 
 def test_rolls_come_from_the_generator_when_no_faces_are_given(state: AscendState) -> None:
@@ -120,13 +120,19 @@ def test_bad_faces_are_refused_naming_the_die(state: AscendState, faces: list[An
 
 
 def test_exceptional_narration_is_recorded_as_the_storytellers_award(state: AscendState, apply: Any) -> None:
-    """An exceptional Test is preceded by NarrationAwarded naming the Storyteller."""
+    """An exceptional Test spends the award the Storyteller recorded with NarrationAwarded."""
     # rule: AS-POOL-3
+    awarded, events = apply(state, {"do": "award_narration", "hero": "Susan"})
+    assert events[0].data == {
+        "hero": "Susan",
+        "narration": "exceptional",
+        "by": "storyteller",
+        "requested": False,
+    }
     command = {**ATHLETICS, "invoke": ["Strength", "Avanus"], "narration": "exceptional"}
-    _, events = apply(state, command)
-    assert [e.type for e in events] == ["NarrationAwarded", "TestRolled"]
-    assert events[0].data == {"hero": "Susan", "narration": "exceptional", "by": "storyteller"}
-    assert events[1].data["pool"] == 6
+    after, events = apply(awarded, command)
+    assert [e.type for e in events] == ["NarrationUsed", "TestRolled"]
+    assert events[1].data["pool"] == 6 and after.awards == ()
 
 
 @pytest.mark.parametrize(
@@ -179,7 +185,17 @@ def test_replaying_the_events_gives_the_state_back(state: AscendState) -> None:
     commands = [
         {"do": "add_hero", "sheet": {"name": "Ghost", "skills": {"Haunting": 4}, "traits": {"Dread": 3}}},
         ATHLETICS,
+        {"do": "request_narration", "hero": "Susan"},
+        {"do": "award_narration", "hero": "Susan"},
         {**ATHLETICS, "invoke": ["Strength", "Avanus"], "narration": "exceptional", "visibility": "gm"},
+        {"do": "request_narration", "hero": "Will"},
+        {"do": "award_narration", "hero": "Will", "grant": False},
+        {
+            "do": "opposed_test",
+            "attacker": {"hero": "Susan", "skill": "Athletics"},
+            "defender": {"hero": "Will"},
+        },
+        {"do": "defend", "hero": "Will", "skill": "Melee", "trait": "Strength"},
         {
             "do": "opposed_test",
             "attacker": {"hero": "Will", "skill": "Melee", "trait": "Strength"},

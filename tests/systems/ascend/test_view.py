@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from talespin.systems import Event
-from talespin.systems.ascend import SYSTEM, AscendState
+from talespin.systems.ascend import SYSTEM, AscendState, evolve
 
 BLIND = {"do": "test", "hero": "Susan", "skill": "Stealth", "trait": "Agility", "visibility": "gm"}
 
@@ -35,7 +35,8 @@ def test_the_view_has_the_documented_shape(state: AscendState, apply: Any) -> No
 
 def test_a_blind_roll_shows_players_only_that_a_roll_happened(state: AscendState, apply: Any) -> None:
     """Its events are GM-only; redacted, the roll is BlindRollMade with the hero and nothing else."""
-    _, events = apply(state, {**BLIND, "invoke": ["Strength", "Avanus"], "narration": "exceptional"})
+    awarded, _ = apply(state, {"do": "award_narration", "hero": "Susan"})
+    _, events = apply(awarded, {**BLIND, "invoke": ["Strength", "Avanus"], "narration": "exceptional"})
     assert all(e.visibility == "gm" for e in events)
     seen = [SYSTEM.redact(e) for e in events]
     assert seen[0] is None  # the award would tell how the roll was made
@@ -55,18 +56,31 @@ def test_a_blind_step_hides_the_extended_successes_from_players(state: AscendSta
     assert SYSTEM.view(after, "gm")["extended"]["successes"] is not None
 
 
-def test_the_actor_is_the_hero_acting() -> None:
-    """Tests act for their hero, opposed Tests for the attacker; the Storyteller's commands for no one."""
-    assert SYSTEM.actor({"do": "test", "hero": "Susan"}) == "Susan"
-    assert (
-        SYSTEM.actor({"do": "opposed_test", "attacker": {"hero": "Will"}, "defender": {"hero": "Ghost"}})
-        == "Will"
-    )
-    assert SYSTEM.actor({"do": "extended_test", "steps": [{"hero": "Susan"}]}) == "Susan"
-    assert SYSTEM.actor({"do": "extended_step", "hero": "Will"}) == "Will"
-    assert SYSTEM.actor({"do": "end_extended"}) is None
-    assert SYSTEM.actor({"do": "add_character", "sheet": {}}) is None
-    assert SYSTEM.actor({"do": "test", "hero": 3}) is None
+def test_the_actors_are_every_hero_acting(state: AscendState) -> None:
+    """A command acts for every hero it names in a choosing position; the Storyteller's for no one."""
+
+    # rule: AS-OPP-1 AS-EXT-1
+    def acts(command: dict[str, Any], where: AscendState = state) -> set[str]:
+        return set(SYSTEM.actors(where, command))
+
+    assert acts({"do": "test", "hero": "Susan"}) == {"Susan"}
+    # A bare defender leaves its side to its controller; a defender with choices is acted for.
+    assert acts({"do": "opposed_test", "attacker": {"hero": "Will"}, "defender": {"hero": "Ghost"}}) == {
+        "Will"
+    }
+    chosen = {"hero": "Ghost", "skill": "Haunting"}
+    assert acts({"do": "opposed_test", "attacker": {"hero": "Will"}, "defender": chosen}) == {"Will", "Ghost"}
+    assert acts({"do": "defend", "hero": "Ghost"}) == {"Ghost"}
+    steps = [{"hero": "Susan"}, {"hero": "Will"}, {"skill": "Melee"}]
+    assert acts({"do": "extended_test", "hero": "Susan", "steps": steps}) == {"Susan", "Will"}
+    assert acts({"do": "extended_step", "hero": "Will"}) == {"Will"}
+    assert acts({"do": "request_narration", "hero": "Will"}) == {"Will"}
+    started = evolve(state, Event("ExtendedTestStarted", {"hero": "Susan", "goal": 3, "limit": None}))
+    assert acts({"do": "extended_step", "skill": "Athletics"}, started) == {"Susan"}
+    for gm in ("end_extended", "narrate", "award_narration", "withdraw_opposed"):
+        assert acts({"do": gm, "hero": "Susan"}) == set()
+    assert acts({"do": "add_character", "sheet": {}}) == set()
+    assert acts({"do": "test", "hero": 3}) == set()
 
 
 def test_a_blind_opposed_test_reveals_only_that_rolls_happened(state: AscendState, apply: Any) -> None:

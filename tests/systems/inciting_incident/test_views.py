@@ -1,11 +1,11 @@
-"""view(), redact(), actor() and the registry entry."""
+"""view(), redact(), actors() and the registry entry."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from talespin.systems import get_system
-from talespin.systems.inciting_incident import SYSTEM, actor, redact, view
+from talespin.systems.inciting_incident import SYSTEM, actors, new_state, redact, view
 
 
 def test_registry_finds_the_system() -> None:
@@ -89,9 +89,10 @@ def test_blind_roll_is_redacted(h: Any) -> None:
     assert redact(public) is public
 
 
-def test_actor_names_the_acting_character() -> None:
-    """actor() is the character: of a character action, None for the GM's commands."""
-    assert actor({"do": "regular_action", "character": "Ada"}) == "Ada"
-    assert actor({"do": "regular_attack", "character": "Guard", "target": "Ada"}) == "Guard"
+def test_actors_names_the_acting_character() -> None:
+    """actors() is the character of a character action (not its target); none for the GM's commands."""
+    state = new_state({})
+    assert actors(state, {"do": "regular_action", "character": "Ada"}) == {"Ada"}
+    assert actors(state, {"do": "regular_attack", "character": "Guard", "target": "Ada"}) == {"Guard"}
     for gm in ("start_scene", "adjust_crisis", "spend_tension", "add_character", "complex_obstacle"):
-        assert actor({"do": gm, "character": "Ada"}) is None
+        assert actors(state, {"do": gm, "character": "Ada"}) == frozenset()

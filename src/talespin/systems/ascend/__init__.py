@@ -20,7 +20,7 @@ from .script import ScriptError, run_script
 from .sheet import Hero, check_hero, hero_schema, parse_hero
 from .state import AscendState, ExtendedProgress, evolve, new_state
 from .system import SYSTEM, AscendSystem
-from .view import actor, redact, view
+from .view import actors, redact, view
 
 __all__ = [
     "SYSTEM",
@@ -37,7 +37,7 @@ __all__ = [
     "Rules",
     "ScriptError",
     "TestOdds",
-    "actor",
+    "actors",
     "advise",
     "check_hero",
     "decide",

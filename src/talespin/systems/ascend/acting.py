@@ -17,7 +17,7 @@ from ..protocol import Event, Visibility
 from .commands import TestSpec
 from .pool import prepare_test
 from .rolling import roll_data
-from .rule_ids import TEST_1
+from .rule_ids import POOL_3, TEST_1
 from .sheet import Hero
 from .state import AscendState
 
@@ -60,15 +60,31 @@ def test_events(
     extra: Mapping[str, Any] | None = None,
     faces: Any = None,
 ) -> list[Event]:
-    """The events of one Test: the award of exceptional narration (when claimed) and the roll."""
+    """The events of one Test: the award of exceptional narration it spends (AS-POOL-3) and the roll.
+
+    Exceptional narration is the Storyteller's award (``invokes.exceptional_award: storyteller``): a Test
+    narrated exceptionally needs the hero to hold one (``award_narration``), and spends it. With the variant
+    ``player`` the Player claims it with the Test itself, as the seed's text alone would allow.
+    """
     hero = hero_named(state, spec.hero)
     test = prepare_test(spec, hero, state.rules)
+    awarded_by = state.rules.invokes.exceptional_award
+    if test.narration == "exceptional" and awarded_by == "storyteller" and hero.name not in state.awards:
+        raise IllegalCommand(
+            f"exceptional narration is the Storyteller's award: {hero.name} holds none; ask with "
+            "request_narration, and the Storyteller grants it with award_narration",
+            rule=POOL_3,
+            code="needs_award",
+            path="narration",
+        )
     data = roll_data(test, spec.faces if faces is None else faces, rng, state.rules)
     if spec.text is not None:
         data["text"] = spec.text
     events = []
-    if test.narration == "exceptional":
-        award = {"hero": hero.name, "narration": "exceptional", "by": "storyteller"}
-        events.append(Event("NarrationAwarded", award, visibility))
+    if test.narration == "exceptional" and awarded_by == "storyteller":
+        events.append(Event("NarrationUsed", {"hero": hero.name, "narration": "exceptional"}, visibility))
+    elif test.narration == "exceptional":
+        claim = {"hero": hero.name, "narration": "exceptional", "by": "claimed"}
+        events.append(Event("NarrationAwarded", claim, visibility))
     events.append(Event("TestRolled", {**data, **(extra or {})}, visibility))
     return events

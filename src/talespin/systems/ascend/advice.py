@@ -56,14 +56,28 @@ class Choice:
     p_success: Fraction
     expected: Fraction
     items: int
+    invoke_kinds: tuple[str, ...] = ()
+    """The kind (trait, background, aid) of each Invoked item, in the order of ``invoke``."""
+
+    @property
+    def invoke_items(self) -> list[dict[str, str]]:
+        """Each Invoked item by kind and name, ``{"trait": "Strength"}``: a Test's ``invoke`` takes it as is,
+        and a name two kinds share stays unambiguous."""
+        return [{kind: name} for kind, name in zip(self.invoke_kinds, self.invoke, strict=True)]
 
     def to_json(self, rules: Rules) -> dict[str, Any]:
-        """The shape of docs/state-views.md: items, pool, P(success) and the Successes distribution."""
+        """The shape of docs/state-views.md: items, pool, P(success) and the Successes distribution.
+
+        ``invoke`` names the Invoked items; ``invoke_items`` gives each with its kind, so the choice can be
+        played back as a Test (``"trait", "background", "aid", "invoke": invoke_items``) even when a name is
+        both a Trait and a Background.
+        """
         return {
             "trait": self.trait,
             "background": self.background,
             "aid": self.aid,
             "invoke": list(self.invoke),
+            "invoke_items": self.invoke_items,
             "pool": self.pool,
             "p_success": float(self.p_success),
             "p_success_exact": exact(self.p_success),
@@ -169,6 +183,7 @@ def advise(
                 dist.p_at_least(base.required),
                 dist.mean(),
                 len(key),
+                tuple(item.kind for item in invoked),
             )
         )
     choices.sort(key=lambda c: (-c.p_success, -c.expected, c.items, c.pool))

@@ -24,15 +24,20 @@ from .sheet import Hero
 
 __all__ = [
     "AddHero",
+    "AnyCommand",
     "AscendCommand",
+    "AwardNarration",
+    "Defend",
     "EndExtended",
     "ExtendedStep",
     "ExtendedTest",
     "Narrate",
     "OpposedTest",
+    "RequestNarration",
     "SceneScript",
     "TestCommand",
     "TestSpec",
+    "WithdrawOpposed",
     "parse_command",
     "script_schema",
 ]
@@ -101,6 +106,35 @@ class ExtendedStep(TestSpec):
     visibility: Visibility = "public"
 
 
+class Defend(TestSpec):
+    """``defend``: the defender's side of the proposed opposed Test, chosen by its controller (AS-OPP-1)."""
+
+    do: Literal["defend"]
+    visibility: Visibility = "public"
+
+
+class WithdrawOpposed(_Shape):
+    """``withdraw_opposed``: the Storyteller withdraws the opposed Test waiting for its defender."""
+
+    do: Literal["withdraw_opposed"]
+
+
+class RequestNarration(_Shape):
+    """``request_narration``: a Player asks for exceptional narration for its hero's next Test (AS-POOL-3)."""
+
+    do: Literal["request_narration"]
+    hero: StrictStr
+    text: StrictStr | None = None
+
+
+class AwardNarration(_Shape):
+    """``award_narration``: the Storyteller grants (``grant: false``: declines) exceptional narration."""
+
+    do: Literal["award_narration"]
+    hero: StrictStr
+    grant: bool = True
+
+
 class EndExtended(_Shape):
     """``end_extended``: the Storyteller closes the open extended Test where it stands."""
 
@@ -124,10 +158,20 @@ class AddHero(_Shape):
     sheet: dict[str, Any]
 
 
-AscendCommand = Annotated[
-    TestCommand | OpposedTest | ExtendedTest | ExtendedStep | EndExtended | Narrate | AddHero,
-    Field(discriminator="do"),
-]
+AnyCommand = (
+    TestCommand
+    | OpposedTest
+    | Defend
+    | WithdrawOpposed
+    | ExtendedTest
+    | ExtendedStep
+    | EndExtended
+    | Narrate
+    | RequestNarration
+    | AwardNarration
+    | AddHero
+)
+AscendCommand = Annotated[AnyCommand, Field(discriminator="do")]
 
 
 class SceneScript(_Shape):
@@ -153,7 +197,11 @@ _MODELS: dict[str, type[_Shape]] = {
     "extended_test": ExtendedTest,
     "extended_step": ExtendedStep,
     "end_extended": EndExtended,
+    "defend": Defend,
+    "withdraw_opposed": WithdrawOpposed,
     "narrate": Narrate,
+    "request_narration": RequestNarration,
+    "award_narration": AwardNarration,
     "add_character": AddHero,
     "add_hero": AddHero,
 }
@@ -168,9 +216,7 @@ def _describe(item: Mapping[str, Any]) -> tuple[str, str]:
     return loc, f"{loc}: {item['msg']} (got {item.get('input')!r})"
 
 
-def parse_command(
-    raw: Any,
-) -> TestCommand | OpposedTest | ExtendedTest | ExtendedStep | EndExtended | Narrate | AddHero:
+def parse_command(raw: Any) -> AnyCommand:
     """The typed command for a raw mapping, or MalformedCommand saying what was expected."""
     if not isinstance(raw, Mapping):
         raise MalformedCommand(f"a command is a mapping with 'do', got {type(raw).__name__}", path="")

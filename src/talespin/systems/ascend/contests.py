@@ -15,11 +15,20 @@ from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
 from ..protocol import Event, Visibility
 from .acting import hero_named, test_events, within
-from .commands import EndExtended, ExtendedStep, ExtendedTest, OpposedTest, TestSpec
+from .commands import Defend, EndExtended, ExtendedStep, ExtendedTest, OpposedTest, TestSpec, WithdrawOpposed
+from .pool import prepare_test
 from .rule_ids import EXT_1, OPP_1
 from .state import AscendState, evolve
 
-__all__ = ["end_extended", "extended_step", "extended_test", "opposed_test"]
+__all__ = [
+    "defend",
+    "end_extended",
+    "extended_step",
+    "extended_test",
+    "opposed_test",
+    "resolve_opposed",
+    "withdraw_opposed",
+]
 
 
 def _rolls(faces: Sequence[Any] | None) -> list[Any] | None:
@@ -31,7 +40,70 @@ def _rolls(faces: Sequence[Any] | None) -> list[Any] | None:
     return [list(faces)]
 
 
+_DEFENDER_ONLY = frozenset({"hero"})
+"""A defender given by its hero alone: its controller chooses the rest (AS-OPP-1)."""
+
+
+def _waiting_defender(spec: TestSpec) -> bool:
+    return spec.model_fields_set <= _DEFENDER_ONLY or not (spec.model_fields_set - {"hero", "narration"})
+
+
 def opposed_test(state: AscendState, command: OpposedTest, rng: Rng) -> list[Event]:
+    """An opposed Test: resolved at once when both sides are given, else proposed to the defender.
+
+    AS-OPP-1 (D): each side's choices are made by whoever controls it. A ``defender: {hero: NAME}`` with no
+    choices of its own proposes the Test: the attacker's side is checked now and kept, and the defender's
+    controller answers with ``defend``. A script (or a GM controlling both sides) may give both at once.
+    """
+    if state.pending is not None:
+        raise IllegalCommand(
+            f"an opposed Test is waiting for {state.pending.defender}'s side: defend, or withdraw_opposed",
+            rule=OPP_1,
+            code="opposed_pending",
+            path="do",
+        )
+    if state.rules.opposed.defender_chooses and _waiting_defender(command.defender):
+        with within("attacker"):
+            prepare_test(command.attacker, hero_named(state, command.attacker.hero), state.rules)
+        defender = hero_named(state, command.defender.hero, path="defender.hero").name
+        attacker = command.attacker.model_dump(exclude_unset=True)
+        data = {"attacker": attacker, "attacker_hero": command.attacker.hero, "defender": defender}
+        return [Event("OpposedTestProposed", data, command.visibility)]
+    return resolve_opposed(state, command, rng)
+
+
+def defend(state: AscendState, command: Defend, rng: Rng) -> list[Event]:
+    """The defender's side of the proposed opposed Test: both sides roll and the Test is decided."""
+    pending = state.pending
+    if pending is None:
+        raise IllegalCommand(
+            "no opposed Test is waiting for a defender", rule=OPP_1, code="no_opposed_test", path="do"
+        )
+    spec = TestSpec.model_validate(command.model_dump(exclude={"do", "visibility"}, exclude_unset=True))
+    if spec.hero is None:
+        spec = spec.model_copy(update={"hero": pending.defender})
+    if spec.hero != pending.defender:
+        raise IllegalCommand(
+            f"the opposed Test waits for {pending.defender}'s side, not {spec.hero}'s",
+            rule=OPP_1,
+            code="not_the_defender",
+            path="hero",
+        )
+    attacker = TestSpec.model_validate(dict(pending.attacker))
+    opposed = OpposedTest(do="opposed_test", attacker=attacker, defender=spec, visibility=pending.visibility)
+    return resolve_opposed(state, opposed, rng)
+
+
+def withdraw_opposed(state: AscendState, command: WithdrawOpposed, rng: Rng) -> list[Event]:
+    """The Storyteller withdraws the opposed Test waiting for its defender."""
+    pending = state.pending
+    if pending is None:
+        raise IllegalCommand("no opposed Test is waiting", rule=OPP_1, code="no_opposed_test", path="do")
+    data = {"attacker": pending.attacker.get("hero"), "defender": pending.defender}
+    return [Event("OpposedTestWithdrawn", data, "gm" if pending.visibility == "gm" else "public")]
+
+
+def resolve_opposed(state: AscendState, command: OpposedTest, rng: Rng) -> list[Event]:
     """Both sides' TestRolled events (every roll, when ties are rolled again) and OpposedTestDecided."""
     rules, sides = state.rules, {"attacker": command.attacker, "defender": command.defender}
     supplies = {side: _rolls(spec.faces) for side, spec in sides.items()}

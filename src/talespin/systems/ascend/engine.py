@@ -17,15 +17,20 @@ from ..protocol import Command, Event
 from .acting import hero_named, test_events
 from .commands import (
     AddHero,
+    AwardNarration,
+    Defend,
     EndExtended,
     ExtendedStep,
     ExtendedTest,
     Narrate,
     OpposedTest,
+    RequestNarration,
     TestCommand,
+    WithdrawOpposed,
     parse_command,
 )
-from .contests import end_extended, extended_step, extended_test, opposed_test
+from .contests import defend, end_extended, extended_step, extended_test, opposed_test, withdraw_opposed
+from .narration import award_narration, request_narration
 from .rule_ids import HERO_2, TEST_5
 from .sheet import parse_hero
 from .state import AscendState
@@ -59,6 +64,10 @@ def _test(state: AscendState, command: TestCommand, rng: Rng) -> list[Event]:
 _HANDLERS: dict[type, Callable[[AscendState, Any, Rng], list[Event]]] = {
     TestCommand: _test,
     OpposedTest: opposed_test,
+    Defend: defend,
+    WithdrawOpposed: withdraw_opposed,
+    RequestNarration: request_narration,
+    AwardNarration: award_narration,
     ExtendedTest: extended_test,
     ExtendedStep: extended_step,
     EndExtended: end_extended,

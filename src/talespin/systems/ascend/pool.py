@@ -158,7 +158,10 @@ def _resolve_invoked(entry: InvokedItem, hero: Hero, index: int) -> Item:
     if len(owners) > 1:
         choices = " or ".join(f"{{{_SINGULAR[o]}: {name}}}" for o in owners)
         raise MalformedCommand(
-            f"{name!r} names more than one kind of item; write {choices}", path=path, code="ambiguous_item"
+            f"{name!r} names more than one kind of item; write {choices}",
+            rule=POOL_1,
+            path=path,
+            code="ambiguous_item",
         )
     return Item(_SINGULAR[owners[0]], name, hero.ratings(owners[0])[name])
 

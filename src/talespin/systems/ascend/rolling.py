@@ -19,6 +19,7 @@ from ...dice import FacesError, LimitExceeded, Rng, chains_from_faces, roll_pool
 from ...dice.limits import check_dice_count
 from ..errors import MalformedCommand
 from .pool import PreparedTest
+from .rule_ids import TEST_3
 from .rules import Rules, default_rules
 
 __all__ = ["roll_data", "roll_faces"]
@@ -47,7 +48,11 @@ def roll_faces(
         where = path if error.chain is None else f"{path}[{error.chain}]"
         message = error.message.replace("chains of faces", "faces").replace("chain ", "die ")
         raise MalformedCommand(
-            f"{message} (one face per die of the {pool}d{rules.die.size} pool)", code=error.code, path=where
+            f"{message} (one face per die of the {pool}d{rules.die.size} pool, each "
+            f"{rules.die.lowest}–{rules.die.lowest + rules.die.size - 1})",
+            rule=TEST_3,
+            code=error.code,
+            path=where,
         ) from None
     except LimitExceeded as error:
         raise MalformedCommand(error.message, code=error.code, path=path) from None

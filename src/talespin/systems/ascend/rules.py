@@ -83,6 +83,8 @@ class InvokeRules(_Frozen):
     none: int = Field(ge=0)
     narrated: int = Field(ge=0)
     exceptional: int = Field(ge=0)
+    exceptional_award: Literal["storyteller", "player"]
+    """AS-POOL-3 (D): who awards exceptional narration (``player``: a Player may claim it for itself)."""
 
     def allowed(self, narration: Narration) -> int:
         """How many items may be Invoked at this narration level."""
@@ -95,6 +97,8 @@ class OpposedRules(_Frozen):
 
     tie: Literal["defender", "reroll"]
     reroll_limit: int = Field(ge=0, le=100)
+    defender_chooses: bool
+    """AS-OPP-1 (D): the defender's controller chooses its side; a bare ``defender: {hero}`` waits."""
 
 
 class ExtendedRules(_Frozen):

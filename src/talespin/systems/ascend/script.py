@@ -62,7 +62,15 @@ def _result(do: str, events: list[Event], state: AscendState) -> dict[str, Any] 
     by_type = {event.type: event.data for event in events}
     if do == "test":
         return {"do": do, **_roll(rolled[-1]), "narration": rolled[-1]["narration"]}
-    if do == "opposed_test":
+    if do == "opposed_test" and "OpposedTestProposed" in by_type:
+        proposed = by_type["OpposedTestProposed"]
+        return {
+            "do": do,
+            "proposed": True,
+            "attacker": proposed["attacker_hero"],
+            "defender": proposed["defender"],
+        }
+    if do in ("opposed_test", "defend"):
         decided = by_type["OpposedTestDecided"]
         sides = {side: [_roll(r) for r in rolled if r["side"] == side] for side in ("attacker", "defender")}
         return {

@@ -7,7 +7,10 @@ events, in the past tense:
 * ``HeroAdded`` — ``{"hero", "sheet"}``;
 * ``TestRolled`` — one Test with its dice (``faces``, ``chains``, ``successes``, ``success``, ``margin``);
   ``extended: true`` when it counts toward the open extended Test, ``side``/``roll`` within an opposed Test;
-* ``NarrationAwarded`` — the Storyteller's award of exceptional narration (AS-POOL-3);
+* ``NarrationRequested`` / ``NarrationAwarded`` / ``NarrationDeclined`` — a Player asks for exceptional
+  narration, the Storyteller grants or declines it (AS-POOL-3); ``NarrationUsed`` — a Test spent the award;
+* ``OpposedTestProposed`` — the attacker's side, waiting for the defender's controller (AS-OPP-1);
+  ``OpposedTestWithdrawn`` — the Storyteller withdrew it;
 * ``OpposedTestDecided`` — who won an opposed Test, after any rolls again;
 * ``ExtendedTestStarted`` / ``ExtendedTestEnded`` — the goal and limit, and whether it was reached;
 * ``OutcomeNarrated`` — an outcome told without dice (AS-TEST-5).
@@ -25,7 +28,7 @@ from .rule_ids import HERO_2
 from .rules import Rules, load_rules
 from .sheet import Hero, parse_hero
 
-__all__ = ["AscendState", "ExtendedProgress", "evolve", "new_state"]
+__all__ = ["AscendState", "ExtendedProgress", "PendingOpposed", "evolve", "new_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +64,36 @@ class ExtendedProgress:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingOpposed:
+    """An opposed Test proposed by its attacker, waiting for the defender's side (AS-OPP-1)."""
+
+    attacker: Mapping[str, Any]
+    """The attacker's side as sent (a Test's keys)."""
+    defender: str
+    visibility: str = "public"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"attacker": {...}, "defender": "Ghoul", "visibility"}``."""
+        return {"attacker": dict(self.attacker), "defender": self.defender, "visibility": self.visibility}
+
+
+@dataclass(frozen=True, slots=True)
 class AscendState:
-    """A campaign of Ascend: its rules data, the Heroes and Adversaries, and the Tests so far."""
+    """A campaign of Ascend: its rules data, the Heroes and Adversaries, and the Tests so far.
+
+    ``awards`` are the heroes holding the Storyteller's award of exceptional narration for their next Test,
+    ``requests`` those whose Player asked for it (AS-POOL-3); ``pending`` is an opposed Test waiting for its
+    defender's side (AS-OPP-1).
+    """
 
     rules: Rules
     heroes: tuple[Hero, ...] = ()
     tests: int = 0
     narrated: int = 0
     extended: ExtendedProgress | None = None
+    awards: tuple[str, ...] = ()
+    requests: tuple[str, ...] = ()
+    pending: PendingOpposed | None = None
 
     def hero(self, name: str) -> Hero | None:
         """The Hero or Adversary called ``name``, if present."""
@@ -128,4 +153,32 @@ def evolve(state: AscendState, event: Event) -> AscendState:
         return replace(state, extended=replace(state.extended, done=True, reached=bool(data["reached"])))
     if event.type == "OutcomeNarrated":
         return replace(state, narrated=state.narrated + 1)
+    return _narration_or_opposed(state, event)
+
+
+def _without(names: tuple[str, ...], name: Any) -> tuple[str, ...]:
+    return tuple(n for n in names if n != name)
+
+
+def _narration_or_opposed(state: AscendState, event: Event) -> AscendState:
+    data, hero = event.data, event.data.get("hero")
+    if event.type == "NarrationRequested":
+        return replace(state, requests=(*_without(state.requests, hero), str(hero)))
+    if event.type == "NarrationAwarded" and data.get("by") != "claimed":
+        awards = (*_without(state.awards, hero), str(hero))
+        return replace(state, awards=awards, requests=_without(state.requests, hero))
+    if event.type == "NarrationDeclined":
+        return replace(state, requests=_without(state.requests, hero))
+    if event.type == "NarrationUsed":
+        return replace(state, awards=_without(state.awards, hero))
+    return _opposed(state, event)
+
+
+def _opposed(state: AscendState, event: Event) -> AscendState:
+    data = event.data
+    if event.type == "OpposedTestProposed":
+        pending = PendingOpposed(dict(data["attacker"]), str(data["defender"]), event.visibility)
+        return replace(state, pending=pending)
+    if event.type in ("OpposedTestDecided", "OpposedTestWithdrawn"):
+        return replace(state, pending=None)
     return state

@@ -15,7 +15,7 @@ from .engine import decide
 from .queries import answer
 from .sheet import check_hero
 from .state import AscendState, evolve, new_state
-from .view import actor, redact, view
+from .view import actors, redact, view
 
 __all__ = ["SYSTEM", "AscendSystem"]
 
@@ -46,9 +46,9 @@ class AscendSystem:
         """An event as a player may see it (a blind roll reduced to its hero)."""
         return redact(event)
 
-    def actor(self, command: Command) -> str | None:
-        """The hero a command acts for; ``None`` for the Storyteller's commands."""
-        return actor(command)
+    def actors(self, state: AscendState, command: Command) -> frozenset[str]:
+        """Every hero a command acts for; empty for the Storyteller's commands."""
+        return actors(state, command)
 
     def validate_sheet(self, sheet: Any) -> dict[str, Any]:
         """``{"valid", "cost": None, "errors": [{"rule", "path", "message"}]}`` (no cost in Ascend)."""

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from .chances import RollChances, expected_reduction, roll_chances
-from .decide import COMMANDS, actor, decide
+from .decide import COMMANDS, actors, decide
 from .evolve import evolve
 from .odds import odds, talent_choice
 from .rolls import final_d6, ladder
@@ -35,7 +35,7 @@ __all__ = [
     "Rules",
     "ScriptResult",
     "SheetError",
-    "actor",
+    "actors",
     "check_sheet",
     "decide",
     "default_rules",

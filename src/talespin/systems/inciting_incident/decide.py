@@ -20,7 +20,7 @@ from .commands import visibility
 from .draft import Draft
 from .state import GameState
 
-__all__ = ["CHARACTER_COMMANDS", "COMMANDS", "actor", "decide"]
+__all__ = ["CHARACTER_COMMANDS", "COMMANDS", "actors", "decide"]
 
 Handler = Callable[[Draft, Command, Rng], None]
 
@@ -92,9 +92,13 @@ def decide(state: GameState, command: Command, rng: Rng) -> list[Event]:
     return draft.events
 
 
-def actor(command: Command) -> str | None:
-    """The character a command acts for (its ``character:``), or ``None`` for the GM's commands."""
+def actors(state: GameState, command: Command) -> frozenset[str]:
+    """The characters a command acts for (its ``character:``); empty for the GM's commands.
+
+    Other names a command carries are not acted for: an attack's ``target``, a healing Skill's ``target``,
+    the ``to`` of a presented obstacle, the ``character`` that Disadvantage bought by the GM goes to.
+    """
     if command.get("do") in CHARACTER_COMMANDS:
         name = command.get("character")
-        return name if isinstance(name, str) else None
-    return None
+        return frozenset({name}) if isinstance(name, str) else frozenset()
+    return frozenset()

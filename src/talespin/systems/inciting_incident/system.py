@@ -8,7 +8,7 @@ from typing import Any
 from ...dice import Rng
 from ..errors import MalformedCommand
 from ..protocol import Command, Event, Role
-from .decide import actor, decide
+from .decide import actors, decide
 from .evolve import evolve
 from .odds import odds
 from .rules import load_rules
@@ -70,9 +70,9 @@ class IncitingIncident:
         """See :func:`.views.redact`."""
         return redact(event)
 
-    def actor(self, command: Command) -> str | None:
-        """See :func:`.decide.actor`."""
-        return actor(command)
+    def actors(self, state: GameState, command: Command) -> frozenset[str]:
+        """See :func:`.decide.actors`."""
+        return actors(state, command)
 
     def validate_sheet(self, sheet: Any, variant: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``{"valid", "cost", "errors"}`` for a character sheet (II-CHAR-7: every broken rule at once)."""
