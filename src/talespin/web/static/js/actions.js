@@ -274,6 +274,9 @@ export function mountActions(root, ctx) {
       fill(actorSel, actors.map((name) => h("option", { value: name }, name)));
       if (actors.includes(current)) actorSel.value = current;
       root.hidden = false;
+      // The GM's switch: when only the GM enters physical dice, a player's page offers no faces to type.
+      physical.hidden = ctx.role !== "gm" && ctx.physical === "gm";
+      if (physical.hidden) faces.value = "";
       showSkills();
       load();
     },

@@ -17,6 +17,10 @@ export function mountAscend(root, ctx) {
   let heroes = [];
   let advice = null;
   let seq = 0;
+  let controlled = new Set(); // the heroes this page acts for
+  let pending = null; // an opposed Test waiting for its defender (AS-OPP-1)
+  let defending = false; // … and this page controls that defender
+  let view = {};
   const heroSel = h("select", { id: "hero" });
   const testedSel = h("select", { id: "tested" });
   const difficulty = h("input", { id: "difficulty", type: "number", min: 0, value: "0" });
@@ -39,21 +43,30 @@ export function mountAscend(root, ctx) {
   const defender = mountDefender(() => showOpposed());
   defender.el.hidden = true;
   const adviceEl = h("div.table-scroll", { id: "advice" });
+  const waiting = h("div.notice", { id: "opposed-waiting", hidden: true, "aria-live": "polite" });
+  const opposedRow = h("label.check", opposed, "Opposed Test: someone resists (more Successes wins)");
+  const rollButton = h("button", { type: "button", id: "roll-test", onclick: roll }, "Roll the Test");
+  // AS-POOL-3: exceptional narration is the GM's award; a player asks for it.
+  const askButton = h("button.secondary.small", { type: "button", id: "ask-exceptional", onclick: ask }, "Ask the GM for exceptional narration");
+  const awardStatus = h("span.small.muted", { id: "exceptional-status" });
+  const physicalBox = h("details", h("summary", "Physical dice"), h("label", "Faces of the d10s, read 0–9, one per die", faces));
   fill(root,
     h("h2", "Test"),
+    waiting,
     h("div.row", h("label", "Hero", heroSel), h("label", "Tested", testedSel),
       h("label", "Difficulty", difficulty), h("label", "Successes needed", required)),
     h("div.row", h("label", "Trait", traitSel), h("label", "Background", bgSel), h("label", "Aid", aidSel),
       h("label", "Narration", narration)),
+    h("div.row", askButton, awardStatus),
     invokeBox,
     current,
-    h("label.check", opposed, "Opposed Test: someone resists (more Successes wins)"),
+    opposedRow,
     defender.el,
     opposedOdds,
-    h("details", h("summary", "Physical dice"), h("label", "Faces of the d10s, read 0–9, one per die", faces)),
+    physicalBox,
     h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll"),
     stepRow,
-    h("div.row", h("button", { type: "button", id: "roll-test", onclick: roll }, "Roll the Test")),
+    h("div.row", rollButton),
     h("h3", "Advice: the best Dice Pools for this Test"),
     adviceEl);
 
@@ -73,6 +86,25 @@ export function mountAscend(root, ctx) {
       if ([...sel.options].some((o) => o.value === was)) sel.value = was;
     }
     fillInvokes();
+  }
+
+  /** AS-POOL-3: "Exceptional" only with the GM's award for this hero (unless the campaign lets players claim it). */
+  function showAward() {
+    const hero = heroSel.value;
+    const claimable = ctx.variant?.invokes?.exceptional_award === "player";
+    const awarded = claimable || (view.awards || []).includes(hero);
+    const asked = (view.requests || []).includes(hero);
+    const option = [...narration.options].find((o) => o.value === "exceptional");
+    option.disabled = !awarded;
+    option.textContent = awarded ? "Exceptional: Invoke 2 more" : "Exceptional: Invoke 2 more (the GM's award)";
+    if (!awarded && narration.value === "exceptional") { narration.value = "narrated"; fillInvokes(); }
+    askButton.hidden = !hero || awarded || asked || claimable;
+    awardStatus.textContent = claimable ? "" : awarded ? `The GM awarded ${hero} exceptional narration for the next Test.`
+      : asked ? `${hero} asked for exceptional narration: waiting for the GM.` : "";
+  }
+
+  async function ask() {
+    if (heroSel.value) await ctx.send({ do: "request_narration", hero: heroSel.value });
   }
 
   function fillInvokes() {
@@ -100,6 +132,12 @@ export function mountAscend(root, ctx) {
   }
 
   const invokes = () => [...invokeBox.querySelectorAll("input:checked")].map((i) => i.value);
+  /** The Invoked items as a command names them: by kind when the hero has the name in two kinds (AS-POOL-1). */
+  const invokeEntries = () => [...invokeBox.querySelectorAll("input:checked")].map((i) => {
+    const s = sheet();
+    const kinds = ["traits", "backgrounds", "aids"].filter((k) => i.value in (s[k] || {}));
+    return kinds.length > 1 ? { [i.dataset.kind.replace(/s$/, "")]: i.value } : i.value;
+  });
 
   async function load() {
     if (!heroSel.value || !testedSel.value) {
@@ -162,19 +200,55 @@ export function mountAscend(root, ctx) {
 
   /** P(win), P(tie), P(lose) of the opposed Test as built (AS-ODDS-2), before anyone rolls. */
   async function showOpposed() {
+    if (defending) {
+      defender.el.hidden = true;
+      return showDefence();
+    }
     defender.el.hidden = !opposed.checked;
-    if (!opposed.checked || !defender.ready() || !testedSel.value) { fill(opposedOdds); return; }
-    const s = sheet();
-    const [kind, name] = testedSel.value.split(/:(.*)/s);
-    const rating = Number(((kind === "skill" ? s.skills : s.convictions) || {})[name] ?? 0);
-    const rated = (k, v) => Number((s[k] || {})[v] ?? 0);
-    const invoked = invokes().reduce((sum, n) => sum + Math.max(rated("traits", n), rated("backgrounds", n), rated("aids", n)), 0);
-    const pool = rated("traits", traitSel.value) + rated("backgrounds", bgSel.value) + rated("aids", aidSel.value) + invoked;
+    defender.setChoosing(controlled.has(defender.hero()));
+    if (!opposed.checked || !testedSel.value) { fill(opposedOdds); return; }
+    if (!defender.choosing()) {
+      fill(opposedOdds, `The odds of winning show once ${defender.hero()}'s side is chosen.`);
+      return;
+    }
+    if (!defender.ready()) { fill(opposedOdds); return; }
+    const mine = numbers(sheet(), built());
     try {
-      const odds = await ctx.table.odds({ kind: "opposed",
-        attacker: { rating, difficulty: Number(difficulty.value) || 0, pool }, defender: defender.numbers() });
+      const odds = await ctx.table.odds({ kind: "opposed", attacker: mine, defender: defender.numbers() });
       fill(opposedOdds, h("strong", `Win ${pct(odds.p_win)} · tie ${pct(odds.p_tie)} · lose ${pct(odds.p_lose)}`),
-        ` (${pool}d10 against ${defender.numbers().pool}d10)`);
+        ` (${mine.pool}d10 against ${defender.numbers().pool}d10)`);
+    } catch (err) {
+      fill(opposedOdds, `Odds unavailable: ${err.message}`);
+    }
+  }
+
+  /** The Test as built here, without its dice (for odds). */
+  const built = () => ({ ...query(), trait: traitSel.value, background: bgSel.value, aid: aidSel.value, invoke: invokeEntries() });
+
+  /** {rating, difficulty, pool} of a Test spec for a sheet, as the odds endpoint takes them. */
+  function numbers(s, test) {
+    const kind = test.skill !== undefined ? "skill" : "conviction";
+    const rating = Number(((kind === "skill" ? s.skills : s.convictions) || {})[test[kind]] ?? 0);
+    const rated = (k, v) => Number((s[k] || {})[v] ?? 0);
+    const one = (entry) => {
+      if (entry && typeof entry === "object") { const [[k, n]] = Object.entries(entry); return rated(`${k}s`, n); }
+      return Math.max(rated("traits", entry), rated("backgrounds", entry), rated("aids", entry));
+    };
+    const pool = rated("traits", test.trait) + rated("backgrounds", test.background) + rated("aids", test.aid)
+      + (test.invoke || []).reduce((sum, entry) => sum + one(entry), 0);
+    return { rating, difficulty: Number(test.difficulty) || 0, pool };
+  }
+
+  /** Defending: the proposed attacker's numbers against the side being built here, before the roll. */
+  async function showDefence() {
+    if (!testedSel.value) { fill(opposedOdds); return; }
+    const attackerSheet = ((view.heroes || []).find((x) => (x.sheet || x).name === pending.attacker.hero) || {}).sheet || {};
+    const them = numbers(attackerSheet, pending.attacker);
+    const mine = numbers(sheet(), built());
+    try {
+      const odds = await ctx.table.odds({ kind: "opposed", attacker: them, defender: mine });
+      fill(opposedOdds, h("strong", `You hold ${pct(odds.p_lose + odds.p_tie)} · ${pending.attacker.hero} wins ${pct(odds.p_win)}`),
+        ` (${mine.pool}d10 against ${them.pool}d10; a tie goes to the ${ctx.variant?.opposed?.tie === "reroll" ? "reroll" : "defender"})`);
     } catch (err) {
       fill(opposedOdds, `Odds unavailable: ${err.message}`);
     }
@@ -186,7 +260,7 @@ export function mountAscend(root, ctx) {
     if (traitSel.value) out.trait = traitSel.value;
     if (bgSel.value) out.background = bgSel.value;
     if (aidSel.value) out.aid = aidSel.value;
-    if (invokes().length) out.invoke = invokes();
+    if (invokes().length) out.invoke = invokeEntries();
     const f = parseFaces(faces.value, false);
     if (f) out.faces = f;
     return out;
@@ -195,33 +269,58 @@ export function mountAscend(root, ctx) {
   async function roll() {
     let command;
     try {
-      command = opposed.checked
-        ? { do: "opposed_test", attacker: spec(), defender: defender.spec() }
-        : { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...spec() };
+      command = defending ? { do: "defend", ...spec() }
+        : opposed.checked
+          ? { do: "opposed_test", attacker: spec(), defender: defender.spec() }
+          : { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...spec() };
     } catch (err) {
       ctx.say(`Physical dice: ${err.message}`, "error");
       return;
     }
-    if (opposed.checked) delete command.attacker.required;
+    if (opposed.checked && !defending) delete command.attacker.required;
+    if (defending) delete command.required;
     if (blind.checked) command.visibility = "gm";
     if (await ctx.send(command)) faces.value = "";
   }
 
+  /** AS-OPP-1: an opposed Test waiting for its defender: this page chooses that side, or waits for it. */
+  function showWaiting() {
+    waiting.hidden = !pending;
+    opposedRow.hidden = Boolean(pending);
+    if (pending) opposed.checked = false;
+    rollButton.textContent = defending ? `Resist: roll both sides` : "Roll the Test";
+    if (!pending) { fill(waiting); return; }
+    const what = pending.attacker.skill || pending.attacker.conviction || "a Test";
+    const withdraw = ctx.role === "gm" ? h("button.secondary.small", { type: "button", id: "withdraw-opposed",
+      onclick: () => ctx.send({ do: "withdraw_opposed" }) }, "Withdraw it") : null;
+    fill(waiting, defending
+      ? h("p", h("strong", `${pending.attacker.hero} opposes ${pending.defender} with ${what}.`),
+        ` Choose ${pending.defender}'s side below and roll to resist.`, withdraw)
+      : h("p", `An opposed Test of ${pending.attacker.hero} (${what}) waits for ${pending.defender}'s side.`, withdraw));
+  }
+
   opposed.addEventListener("change", showOpposed);
 
-  heroSel.addEventListener("change", () => { fillHero(); load(); });
+  heroSel.addEventListener("change", () => { fillHero(); showAward(); load(); });
   for (const el of [testedSel, difficulty, required]) el.addEventListener("change", load);
   narration.addEventListener("change", () => { fillInvokes(); load(); });
   for (const el of [traitSel, bgSel, aidSel]) el.addEventListener("change", () => { fillInvokes(); showCurrent(); });
 
   return {
-    refresh(view, actors) {
+    refresh(next, actors) {
+      view = next;
+      controlled = new Set(actors);
+      pending = view.pending_opposed || null;
+      defending = Boolean(pending && controlled.has(pending.defender));
+      showWaiting();
+      physicalBox.hidden = ctx.role !== "gm" && ctx.physical === "gm";
+      if (physicalBox.hidden) faces.value = "";
       const ext = view.extended;
       stepRow.hidden = !ext || ext.done;
       if (ext && !ext.done) {
         $label().textContent = `Count this Test toward the extended Test (${ext.successes ?? "?"} of ${ext.goal} successes, ${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests)`;
       }
-      heroes = (view.heroes || []).filter((x) => actors.includes((x.sheet || x).name));
+      heroes = (view.heroes || []).filter((x) => (defending ? [pending.defender] : actors).includes((x.sheet || x).name));
       const keep = heroSel.value;
       fill(heroSel, heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)));
       if ([...heroSel.options].some((o) => o.value === keep)) heroSel.value = keep;
@@ -229,6 +328,7 @@ export function mountAscend(root, ctx) {
       const had = testedSel.value;
       fillHero();
       if (had && [...testedSel.options].some((o) => o.value === had)) testedSel.value = had;
+      showAward();
       load();
     },
   };

@@ -174,6 +174,23 @@ export function mountGm(root, ctx) {
         if (await send(c)) story.value = "";
       } }, "Record")));
 
+  // Ascend: exceptional narration is the GM's award, on the group's consensus (AS-POOL-3).
+  const requestList = h("div.stack", { id: "narration-requests" });
+  const awardHero = h("select", { id: "gm-award-hero" });
+  const awardBox = ii ? null : group("Exceptional narration", requestList,
+    h("div.row", h("label", "Award to", awardHero),
+      h("button.gm.small", { type: "button", id: "gm-award", onclick: () => awardHero.value && send({ do: "award_narration", hero: awardHero.value }) },
+        "Award exceptional narration")));
+
+  // Physical dice: who may type faces by hand (a table setting).
+  const physical = h("select", { id: "gm-physical-dice" },
+    h("option", { value: "players" }, "Players enter their own dice"), h("option", { value: "gm" }, "Only the GM enters dice"));
+  let shownPhysical = null;
+  const diceBox = group("Physical dice",
+    h("div.row", h("label", "Physical dice", physical),
+      h("button.gm.small", { type: "button", id: "gm-physical-set", onclick: () => send({ do: "set_physical_dice", who: physical.value }) }, "Set")),
+    h("p.small.muted", "Whoever types faces, the log shows who entered them, for everyone to see."));
+
   // Ascend: an extended Test (AS-EXT-1), its steps rolled from the Test builder.
   const goal = h("input", { id: "gm-ext-goal", type: "number", min: 1, value: "5" });
   const limit = h("input", { id: "gm-ext-limit", type: "number", min: 0, value: "3" });
@@ -188,7 +205,7 @@ export function mountGm(root, ctx) {
 
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
     h("div.row", undoButton, h("span.small.muted", "Undo marks the entry as undone on every screen; it is never erased.")),
-    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, extendedBox, extraBox));
+    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, awardBox, extendedBox, diceBox, extraBox));
 
   return {
     refresh(view, undoable, log) {
@@ -204,6 +221,20 @@ export function mountGm(root, ctx) {
         ? h("div.row", characters.map((n) => h("label.check", {}, h("input", { type: "checkbox", value: n, checked: !absent.has(n),
           onchange: (e) => (e.target.checked ? absent.delete(n) : absent.add(n)) }), n)))
         : h("p.small.muted", "Everyone, once characters join."));
+      if (!ii) {
+        const requests = view.requests || [];
+        fill(requestList, requests.length ? requests.map((hero) => h("div.row.request", { "data-request": hero },
+          h("span", `${hero} asks for exceptional narration.`),
+          h("button.gm.small", { type: "button", "data-grant": hero, onclick: () => send({ do: "award_narration", hero }) }, "Grant"),
+          h("button.secondary.small", { type: "button", "data-decline": hero, onclick: () => send({ do: "award_narration", hero, grant: false }) }, "Decline")))
+          : h("p.small.muted", "No request for exceptional narration."));
+        if (requests.length) awardBox.open = true;
+        const awas = awardHero.value;
+        fill(awardHero, names.filter((n) => !(view.awards || []).includes(n)).map((n) => h("option", { value: n }, n)));
+        if ([...awardHero.options].some((o) => o.value === awas)) awardHero.value = awas;
+      }
+      // Follow the setting when it changes, never over a choice the GM is making.
+      if (ctx.physical && ctx.physical !== shownPhysical) physical.value = shownPhysical = ctx.physical;
       const hwas = storyHero.value;
       fill(storyHero, h("option", { value: "" }, "nobody in particular"), names.map((n) => h("option", { value: n }, n)));
       if (names.includes(hwas)) storyHero.value = hwas;

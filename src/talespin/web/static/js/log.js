@@ -3,6 +3,7 @@
 import { rollDiceEl } from "./dice.js";
 import { h } from "./ui.js";
 
+const ROLLS = new Set(["TalentRolled", "AbilityRolled", "TestRolled"]);
 const s = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const who = (d) => d.character || d.hero || d.attacker || d.actor || "";
 
@@ -56,7 +57,16 @@ export function describe(type, d = {}) {
     }
     case "OutcomeNarrated": return `${who(d) ? `${who(d)}: ` : ""}${d.text || "an outcome narrated without dice"}${d.success === undefined || d.success === null ? "" : d.success ? " (success)" : " (failure)"}.`;
     case "HeroAdded": return `${d.hero || d.sheet?.name} joined the table.`;
-    case "NarrationAwarded": return `${d.hero} earned exceptional narration: two more Invokes.`;
+    case "NarrationRequested": return `${d.hero} asks for exceptional narration${d.text ? `: “${d.text}”` : ""}.`;
+    case "NarrationAwarded": return d.by === "claimed" ? `${d.hero} claimed exceptional narration: two more Invokes.`
+      : `${d.hero} was awarded exceptional narration${d.granted_by ? ` by ${d.granted_by}` : ""}: two more Invokes on the next Test.`;
+    case "NarrationDeclined": return `Exceptional narration for ${d.hero} was declined${d.declined_by ? ` by ${d.declined_by}` : ""}.`;
+    case "NarrationUsed": return `${d.hero} narrates exceptionally: two more Invokes.`;
+    case "OpposedTestProposed": return `${d.attacker_hero} opposes ${d.defender} (${d.attacker?.skill || d.attacker?.conviction || "a Test"}): ${d.defender}'s side chooses its Test.`;
+    case "OpposedTestWithdrawn": return `The opposed Test of ${d.attacker ?? "?"} against ${d.defender} was withdrawn.`;
+    case "AdvancedActionTaken": return `${d.character} attempted ${d.skill} (Advanced Action)${d.success ? " — it worked" : " — it failed"}.`;
+    case "EnemiesJoined": return `${(d.enemies || []).map((e) => e.name || e.sheet?.name).join(", ")} joined the conflict.`;
+    case "SettingChanged": return d.physical_dice === "gm" ? "From now on only the GM enters physical dice." : "Players may enter physical dice for their own characters.";
     case "OpposedTestDecided": {
       const score = `${d.attacker_successes} to ${d.defender_successes}`;
       const winner = d.winning_hero || d.winner;
@@ -154,14 +164,21 @@ export class EntryLog {
       meta.append(h("span.by", this.nameOf(d.by)));
       if (ev.at) meta.append(h("time", { datetime: ev.at }, new Date(ev.at).toLocaleTimeString()));
       if (d.dice === "physical") meta.append(h("span.badge", "physical dice"));
+      li.dataset.by = d.by || "";
+      li.dataset.dice = d.dice || "";
       if (ev.visibility === "gm") meta.append(h("span.badge.gm", "GM only"));
       li.querySelector(".what").append(h("span.type", `${this.nameOf(d.by)}: ${describeCommand(cmd)}`));
     } else {
       if (ev.visibility === "gm") li.classList.add("gm-only");
       const actor = who(d);
       if (actor) li.dataset.actor = actor;
+      // Who granted an award, and who typed physical dice, come from the entry's own command line.
+      const by = li.dataset.by ? this.nameOf(li.dataset.by) : "";
+      const said = describe(ev.type, ev.type === "NarrationAwarded" ? { ...d, granted_by: by }
+        : ev.type === "NarrationDeclined" ? { ...d, declined_by: by } : d);
+      const typed = li.dataset.dice === "physical" && ROLLS.has(ev.type) ? h("span.small.typed", ` Physical dice, entered by ${by}.`) : null;
       li.querySelector(".events").append(h("div.event", { "data-type": ev.type, "data-version": ev.version },
-        describe(ev.type, d), rollDiceEl(d)));
+        said, typed, rollDiceEl(d)));
     }
     if (ev.type === "EntryUndone") this.strike(d.entry);
     if (this.undone.has(key)) this.strike(key);

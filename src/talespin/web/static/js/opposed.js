@@ -17,11 +17,16 @@ export function mountDefender(onChange) {
     h("option", { value: "narrated" }, "Narrated: Invoke 1 more"),
     h("option", { value: "exceptional" }, "Exceptional: Invoke 2 more"));
   const invokeBox = h("div.row", { id: "defender-invokes" });
+  // AS-OPP-1: the resisting side's choices are its controller's. For a hero this page does not control, only
+  // "who resists" is asked: its player (or the GM, for an adversary) chooses the rest when the Test is proposed.
+  const testedLabel = h("label", "Tested", testedSel);
+  const difficultyLabel = h("label", "Difficulty", difficulty);
+  const itemsRow = h("div.row", KINDS.map(([, label, key]) => h("label", label, items[key])), h("label", "Narration", narration));
+  const theirs = h("p.small.muted", { id: "defender-chooses", hidden: true });
+  let choosing = true;
   const el = h("fieldset", { id: "defender-side" }, h("legend", "Resisting side"),
-    h("div.row", h("label", "Who resists", heroSel), h("label", "Tested", testedSel),
-      h("label", "Difficulty", difficulty)),
-    h("div.row", KINDS.map(([, label, key]) => h("label", label, items[key])), h("label", "Narration", narration)),
-    invokeBox);
+    h("div.row", h("label", "Who resists", heroSel), testedLabel, difficultyLabel),
+    itemsRow, invokeBox, theirs);
   const allowed = () => (narration.value === "exceptional" ? 2 : narration.value === "narrated" ? 1 : 0);
   const invoked = () => [...invokeBox.querySelectorAll("input:checked")].map((i) => i.value);
 
@@ -79,8 +84,18 @@ export function mountDefender(onChange) {
       if (pick) heroSel.value = pick;
       fillHero();
     },
-    /** The defending side as a command's TestSpec. */
+    /** Whether this page makes the resisting side's choices (it controls that hero) or leaves them to it. */
+    setChoosing(yes) {
+      choosing = yes;
+      for (const x of [testedLabel, difficultyLabel, itemsRow, invokeBox]) x.hidden = !yes;
+      theirs.hidden = yes;
+      theirs.textContent = yes ? "" : `${heroSel.value} chooses its own side — its player, or the GM for an adversary — once you propose the Test; it resolves when both sides have chosen.`;
+    },
+    hero: () => heroSel.value,
+    choosing: () => choosing,
+    /** The defending side as a command's TestSpec (only the hero when its controller chooses the rest). */
     spec() {
+      if (!choosing) return { hero: heroSel.value };
       const [kind, name] = testedSel.value.split(/:(.*)/s);
       const out = { hero: heroSel.value, [kind]: name, difficulty: Number(difficulty.value) || 0 };
       for (const [, , key] of KINDS) if (items[key].value) out[key] = items[key].value;

@@ -41,6 +41,7 @@ function readState(res) {
     variant: res.variant || {},
     notes: res.notes || [],
     inviteLink: res.invite_link || null,
+    physical: res.physical_dice || "players",
   };
 }
 
@@ -142,7 +143,9 @@ async function refresh() {
   }
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant, notes: s.notes });
+  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant, notes: s.notes, physical: s.physical });
+  // Physical dice (faces typed by hand): the players' own, unless the GM keeps them for itself.
+  document.body.dataset.physical = s.physical;
   if (first) setup(s);
   render();
   renderFairness(s.seeds);
