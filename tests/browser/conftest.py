@@ -174,6 +174,14 @@ class Table:
         page.wait_for_url("**/table.html#*")
         page.locator("#role-badge").wait_for()
 
+    @classmethod
+    def seat(cls, page: Any, invite: str, name: str, sheet: str) -> Any:
+        """A player joins under ``name``, imports ``sheet`` (JSON or YAML) and sits at the table."""
+        cls.join(page, invite, name)
+        cls.import_sheet(page, sheet)
+        cls.add_to_table(page)
+        return page
+
     @staticmethod
     def open_gm_group(page: Any, title: str) -> None:
         """Open one of the GM's control groups (they are disclosures)."""

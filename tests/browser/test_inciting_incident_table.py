@@ -123,6 +123,10 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
     # Each player's roll reaches the GM's page within 2 s.
     piloting.locator("button.act").click()
     expect(_rolled_by(gm, "Ada")).to_have_count(1, timeout=2000)
+    # Not two actions in a row: Ada's page keeps the odds but offers no button until Bram has acted.
+    # rule: II-COMPLEX-5
+    expect(bea.locator("#no-actions")).to_contain_text("Ada took the last action")
+    expect(bea.locator("#choices button.act")).to_have_count(0)
     mechanics = cal.locator('#choices .action[data-do="regular_action"][data-talent="Mechanics"]')
     expect(mechanics).to_contain_text("% success")
     mechanics.locator("button.act").click()

@@ -38,11 +38,7 @@ ADA = {
 
 
 def _player(new_page: Any, table: Any, invite: str, name: str, sheet: dict[str, Any]) -> Any:
-    page = new_page()
-    table.join(page, invite, name)
-    table.import_sheet(page, json.dumps(sheet))
-    table.add_to_table(page)
-    return page
+    return table.seat(new_page(), invite, name, json.dumps(sheet))
 
 
 def test_two_players_each_choose_their_own_side_of_an_opposed_test(new_page: Any, table: Any) -> None:

@@ -134,10 +134,9 @@ def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, 
     cal.click("#learn-button")
     expect(gm.locator('#log .event[data-type="CharacterChanged"]')).to_have_count(2)
     expect(gm.locator('#people li[data-character="Bram"]')).to_contain_text("Mechanics 5")
-    bea.select_option("#learn-what", "skill")
-    bea.fill("#learn-skill-name", "Loop")
-    bea.click("#learn-button")
-    expect(bea.locator("#toast")).to_contain_text("II-SCENE-2")
+    # A second change is not offered.
+    expect(bea.locator("#learn-button")).to_be_disabled()
+    expect(bea.locator("#learn-used")).to_contain_text("Ada has made this scene's change")
 
     # An advanced Skill in a cooperative scene needs no roll but is the scene's one change: Cal has made his.
     # rule: II-SKILL-5

@@ -49,7 +49,17 @@ CALM = {
     "faces": [[6, 6, 1], [5], [5], [1], [1], [8, 1]],
 }
 
+ODD_SKILL = {"name": "Odd", "cost": -2, "kind": "weird", "effects": {"zap": 1}}
 II_CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any], str]] = [
+    (
+        "a Skill broken three ways",
+        [],
+        {
+            "do": "add_character",
+            "sheet": {**ADA, "name": "Odd", "talents": [{**ADA["talents"][0], "skills": [ODD_SKILL]}]},
+        },
+        "II-CHAR-6",
+    ),
     ("no obstacle", [ACTION], {"do": "simple_obstacle", "character": "Ada", "choice": "auto"}, "II-SIMPLE-4"),
     (
         "obstacle passed",
@@ -151,6 +161,15 @@ def test_inciting_incident_refusals_match(
     # rule: II-SIMPLE-4 II-SCENE-2 II-RT-3 II-COMPLEX-5 II-FLOW-1 II-ROLL-5 II-SKILL-5
     assert _script_rule([*setup, command]) == rule
     assert _http_rule(client, "ii", [ADA, BRAM], [*setup, command]) == rule
+
+
+def test_every_broken_rule_of_a_skill_is_reported_over_http(ii: Campaign) -> None:
+    """A sheet whose Skill has a bad kind, a negative cost and an unknown effect names all three."""
+    # rule: II-CHAR-7
+    sheet = {**ADA, "talents": [{**ADA["talents"][0], "skills": [ODD_SKILL]}]}
+    message = ii.post({"do": "add_character", "sheet": sheet}).json()["error"]["message"]
+    for path in ("skills[0].kind", "skills[0].cost", "skills[0].effects.zap"):
+        assert path in message
 
 
 SUSAN: dict[str, Any] = {

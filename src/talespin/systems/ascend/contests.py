@@ -45,7 +45,7 @@ _DEFENDER_ONLY = frozenset({"hero"})
 
 
 def _waiting_defender(spec: TestSpec) -> bool:
-    return spec.model_fields_set <= _DEFENDER_ONLY or not (spec.model_fields_set - {"hero", "narration"})
+    return spec.model_fields_set <= _DEFENDER_ONLY
 
 
 def opposed_test(state: AscendState, command: OpposedTest, rng: Rng) -> list[Event]:

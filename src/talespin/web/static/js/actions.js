@@ -171,19 +171,23 @@ export function mountActions(root, ctx) {
   async function useSkill(row, whom) {
     const command = { do: "use_skill", character: actorSel.value, talent: row.talent, skill: row.skill };
     if (whom && whom.value !== actorSel.value) command.target = whom.value;
-    if (row.rolled) {
-      if (Number(adv.value) > 0) command.advantage = Number(adv.value);
-      if (Number(dis.value) > 0) command.disadvantage = Number(dis.value);
-      try {
-        const f = parseFaces(faces.value, true);
-        if (f) command.faces = f;
-      } catch (err) {
-        ctx.say(`Physical dice: ${err.message}`, "error");
-        return;
-      }
-      if (blind.checked) command.visibility = "gm";
-    }
+    if (row.rolled && !rolledWith(command)) return;
     if (await ctx.send(command)) faces.value = "";
+  }
+
+  /** Advantage, Disadvantage, physical dice and blindness of a roll, into `command`; false on bad faces. */
+  function rolledWith(command) {
+    if (Number(adv.value) > 0) command.advantage = Number(adv.value);
+    if (Number(dis.value) > 0) command.disadvantage = Number(dis.value);
+    try {
+      const f = parseFaces(faces.value, true);
+      if (f) command.faces = f;
+    } catch (err) {
+      ctx.say(`Physical dice: ${err.message}`, "error");
+      return false;
+    }
+    if (blind.checked) command.visibility = "gm";
+    return true;
   }
 
   function show(odds) {
@@ -252,16 +256,7 @@ export function mountActions(root, ctx) {
     if (choice.choice !== "auto") {
       const skills = chosenSkills(choice.talent);
       if (skills.length) command.skills = skills;
-      if (Number(adv.value) > 0) command.advantage = Number(adv.value);
-      if (Number(dis.value) > 0) command.disadvantage = Number(dis.value);
-      try {
-        const f = parseFaces(faces.value, true);
-        if (f) command.faces = f;
-      } catch (err) {
-        ctx.say(`Physical dice: ${err.message}`, "error");
-        return;
-      }
-      if (blind.checked) command.visibility = "gm";
+      if (!rolledWith(command)) return;
     }
     if (await ctx.send(command)) faces.value = "";
   }

@@ -43,7 +43,7 @@ export function mountRolls(ctx, actor, extra) {
       h("div.row", h("label", "Talent", rsTalent), rsButton), rsOdds));
   // An Ability Roll (the GM calls for it).
   const abAbility = h("select", { id: "ability-name" }, ABILITIES.map((a) => h("option", { value: a }, a)));
-  const abDice = h("input", { id: "ability-dice", type: "number", min: 0, value: "" });
+  const abDice = h("input", { id: "ability-dice", type: "number", min: 1, max: 9, value: "" });
   const abAgainst = h("input", { id: "ability-against", type: "number", min: 1, value: "20" });
   const abOdds = h("p.odds", { id: "ability-odds", "aria-live": "polite" });
   const abilityBox = h("details.gm-group", { id: "ability-roll", hidden: ctx.role !== "gm" },
@@ -67,9 +67,11 @@ export function mountRolls(ctx, actor, extra) {
   const talentRow = h("label", "The Talent as it will be (JSON or YAML)", lnTalentText);
   const skillRow = h("div.row", h("label", "Skill", lnSkillName), h("label", "Cost", lnSkillCost), h("label", "Kind", lnSkillKind),
     h("label", "Effects", lnSkillEffects));
+  const learnButton = h("button.small", { type: "button", id: "learn-button", onclick: learn }, "Make the change");
+  const learnUsed = h("span.small.muted", { id: "learn-used" });
   const learnBox = h("section", { id: "learn" }, h("h3", "Change, upgrade or learn (once per cooperative scene)"),
     h("div.stack", h("div.row", h("label", "What", lnWhat), h("label", "Talent", lnTalent)), abilityRow, talentRow, skillRow,
-      h("button.small", { type: "button", id: "learn-button", onclick: learn }, "Make the change")));
+      h("div.row", learnButton, learnUsed)));
   const el = h("div.stack", { id: "other-rolls" }, recreateBox, abilityBox, learnBox);
 
   const sheetOf = (name) => (ctx.view?.characters || []).find((c) => c.name === name)?.sheet || null;
@@ -207,6 +209,10 @@ export function mountRolls(ctx, actor, extra) {
         fill(sel, talents.map((n) => h("option", { value: n }, n)));
         if ([...sel.options].some((o) => o.value === was)) sel.value = was;
       }
+      // II-SCENE-2: one change per cooperative scene; once made, the page offers no second one.
+      const used = (scene?.changed_this_scene || []).includes(character);
+      learnButton.disabled = used;
+      learnUsed.textContent = used ? `${character} has made this scene's change.` : "";
       if (!learnBox.hidden) showLearn(shown !== character || !lnTalentText.value);
       learnBox.dataset.character = learnBox.hidden ? "" : character;
       if (rolling) loadOdds();
