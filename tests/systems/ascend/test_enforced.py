@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from talespin.systems.ascend import AscendState, advise, decide, new_state
+from talespin.systems import Event
+from talespin.systems.ascend import AscendState, advise, decide, evolve, new_state
 from talespin.systems.ascend.sheet import Hero
 from talespin.systems.errors import IllegalCommand, MalformedCommand, RulesError
 
@@ -171,3 +172,11 @@ def test_an_ambiguous_invoke_names_its_rule_and_advice_plays_back() -> None:
         command |= {k: v for k, v in slots.items() if v is not None}
         rolled = decide(state, command, random.Random(2))[-1]
         assert rolled.data["pool"] == choice.pool
+
+
+def test_a_log_from_before_the_award_rule_replays_without_a_stale_award(state: AscendState) -> None:
+    """Older logs recorded the award inside the exceptional Test itself; replayed, no award is left over."""
+    # rule: AS-POOL-3
+    award = Event("NarrationAwarded", {"hero": "Susan", "narration": "exceptional", "by": "storyteller"})
+    rolled = Event("TestRolled", {"hero": "Susan", "narration": "exceptional", "successes": 2})
+    assert evolve(evolve(state, award), rolled).awards == ()

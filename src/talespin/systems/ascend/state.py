@@ -136,7 +136,10 @@ def _rolled(state: AscendState, event: Event) -> AscendState:
             tests=progress.tests + 1,
             blind=progress.blind or event.visibility == "gm",
         )
-    return replace(state, tests=state.tests + 1, extended=progress)
+    awards = state.awards
+    if event.data.get("narration") == "exceptional":  # an exceptional Test spends its award, in any log
+        awards = _without(awards, event.data.get("hero"))
+    return replace(state, tests=state.tests + 1, extended=progress, awards=awards)
 
 
 def evolve(state: AscendState, event: Event) -> AscendState:
