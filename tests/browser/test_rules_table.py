@@ -75,6 +75,21 @@ def test_two_players_each_choose_their_own_side_of_an_opposed_test(new_page: Any
     expect(pia.locator("#opposed-waiting")).to_be_hidden()
     expect(gm.locator('#log .event[data-type="OpposedTestDecided"]')).to_have_count(1)
 
+    # The GM's adversary against a player's hero: the GM, too, leaves the hero's side to its player.
+    table.open_gm_group(gm, "Notes and cast")
+    gm.click("details.gm-group[data-group='Notes and cast'] details summary")
+    gm.fill("#gm-sheet", "{name: Ghoul, skills: {Athletics: 2}, traits: {Strength: 2}}")
+    gm.click("#gm-add-character")
+    gm.select_option("#hero", "Ghoul")
+    gm.check("#opposed")
+    gm.select_option("#defender", "Kai")
+    expect(gm.locator("#defender-chooses")).to_contain_text("Kai chooses its own side")
+    gm.click("#roll-test")
+    expect(quin.locator("#opposed-waiting")).to_contain_text("Ghoul opposes Kai with Athletics", timeout=2000)
+    expect(gm.locator("#opposed-waiting")).to_contain_text("waits for Kai's side")
+    gm.click("#withdraw-opposed")
+    expect(quin.locator("#opposed-waiting")).to_be_hidden(timeout=2000)
+
 
 def test_exceptional_narration_is_asked_for_and_granted_by_the_gm(new_page: Any, table: Any) -> None:
     """A player cannot pick exceptional narration alone: it asks, the GM grants, the log says who did."""

@@ -205,7 +205,7 @@ export function mountAscend(root, ctx) {
       return showDefence();
     }
     defender.el.hidden = !opposed.checked;
-    defender.setChoosing(controlled.has(defender.hero()));
+    defender.setChoosing(chooses(defender.hero()));
     if (!opposed.checked || !testedSel.value) { fill(opposedOdds); return; }
     if (!defender.choosing()) {
       fill(opposedOdds, `The odds of winning show once ${defender.hero()}'s side is chosen.`);
@@ -221,6 +221,10 @@ export function mountAscend(root, ctx) {
       fill(opposedOdds, `Odds unavailable: ${err.message}`);
     }
   }
+
+  /** AS-OPP-1: this page chooses a resisting hero's side when it is the hero's controller: its player's own
+   *  page, or the GM's for an adversary (a hero no player owns). The GM asks a player's hero, as a player would. */
+  const chooses = (hero) => (ctx.role === "gm" ? !ctx.owners?.[hero] : controlled.has(hero));
 
   /** The Test as built here, without its dice (for odds). */
   const built = () => ({ ...query(), trait: traitSel.value, background: bgSel.value, aid: aidSel.value, invoke: invokeEntries() });
@@ -311,7 +315,7 @@ export function mountAscend(root, ctx) {
       view = next;
       controlled = new Set(actors);
       pending = view.pending_opposed || null;
-      defending = Boolean(pending && controlled.has(pending.defender));
+      defending = Boolean(pending && chooses(pending.defender));
       showWaiting();
       physicalBox.hidden = ctx.role !== "gm" && ctx.physical === "gm";
       if (physicalBox.hidden) faces.value = "";

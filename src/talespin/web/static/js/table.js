@@ -34,6 +34,7 @@ function readState(res) {
     name: res.name || "",
     view,
     owned: Object.keys(owners).filter((c) => res.player_id && owners[c] === res.player_id),
+    owners,
     players,
     player: res.player_id ? players[res.player_id] : null,
     seeds: res.seeds || [],
@@ -143,7 +144,7 @@ async function refresh() {
   }
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant, notes: s.notes, physical: s.physical });
+  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, owners: s.owners, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant, notes: s.notes, physical: s.physical });
   // Physical dice (faces typed by hand): the players' own, unless the GM keeps them for itself.
   document.body.dataset.physical = s.physical;
   if (first) setup(s);
