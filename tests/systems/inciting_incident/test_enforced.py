@@ -276,3 +276,16 @@ def test_every_base_d6_count_lies_in_the_difficulty_range(h: Any, command: dict[
         odds(state, {"character": "Ada", "dice": dice})
     assert query.value.rule == "II-ROLL-5"
     assert not isinstance(error, IllegalCommand)
+
+
+def test_an_enemy_is_offered_no_advanced_action(h: Any) -> None:
+    """An enemy is no character of the campaign: its odds list no Advanced Action the server would refuse."""
+    # rule: II-SKILL-5 II-FLOW-1
+    medic = {**h.BRAM, "name": "Field Medic"}
+    state, _ = h.run(
+        [{"do": "start_scene", "kind": "conflict"}, {"do": "start_conflict", "enemies": [medic]}]
+    )
+    assert odds(state, {"character": "Field Medic", "target": "Ada"})["advanced"] == []
+    assert _refused(state, {"do": "use_skill", "character": "Field Medic", "skill": "Calm Voice"}).code == (
+        "unknown_character"
+    )

@@ -111,6 +111,8 @@ def advanced_choices(state: GameState, sheet: Character, roll: RollQuery) -> lis
     rules = state.rules
     scene = state.scene
     target = rules.roll.target
+    if state.member(sheet.name) is None:
+        return []  # an enemy's advanced Skills are not use_skill actions: the GM plays them by hand
     blocked = _advanced_block(state, sheet.name)
     rows: list[dict[str, Any]] = []
     for talent in sheet.talents:

@@ -264,7 +264,13 @@ export function mountActions(root, ctx) {
   return {
     refresh(view, actors) {
       const enemies = (view.scene?.conflict?.enemies || []).filter((e) => !e.out).map((e) => ({ name: e.name, side: "opposition" }));
-      people = [...(view.characters || []).map((c) => ({ name: c.name, side: "characters" })), ...enemies];
+      // II-FLOW-4: only those still in the fight are targets (a character out of it, or taken out and not
+      // healed since, is no target the server would take).
+      const conflict = view.scene?.conflict;
+      const present = view.scene?.present || null;
+      const fighting = (c) => !(conflict?.out || []).includes(c.name) && (c.max_hits === undefined || c.wounds < c.max_hits)
+        && (!present || present.includes(c.name));
+      people = [...(view.characters || []).filter(fighting).map((c) => ({ name: c.name, side: "characters" })), ...enemies];
       const current = actorSel.value;
       fill(actorSel, actors.map((name) => h("option", { value: name }, name)));
       if (actors.includes(current)) actorSel.value = current;
