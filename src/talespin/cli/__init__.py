@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import typer
 from rich.markup import escape
 
-from . import ascend_commands, dice_commands, ii_commands, table_commands
+from . import ascend_commands, dice_commands, ii_commands, lab_commands, table_commands
 from .output import EXIT_BAD_INPUT, error_console
 
 __all__ = ["app", "main"]
@@ -29,6 +29,7 @@ app = typer.Typer(
 dice_commands.register(app)
 app.add_typer(ii_commands.app, name="ii")
 app.add_typer(ascend_commands.app, name="ascend")
+app.add_typer(lab_commands.app, name="lab")
 table_commands.register(app)
 
 
