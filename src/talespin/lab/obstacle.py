@@ -45,8 +45,9 @@ class Action:
     @property
     def label(self) -> str:
         """How a table names the action: ``"Ada: Regular, Piloting"``."""
-        how = "auto" if self.talent is None else self.talent
-        return f"{self.character}: {self.kind.capitalize()}, {how}"
+        if self.kind == "auto":
+            return f"{self.character}: Regular, automatic"
+        return f"{self.character}: {self.kind.capitalize()}, {self.talent}"
 
 
 @dataclass(frozen=True, slots=True)
