@@ -19,6 +19,7 @@ from ..store import open_store
 from ..table import TableService
 from ..table.fairness import draw_seed
 from .errors import install_error_handlers
+from .lab_routes import lab_router
 from .limits import MAX_BODY, BodyLimit
 from .live import Hub
 from .routes import api_router
@@ -70,5 +71,6 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_body)
 
     app.include_router(api_router(service, hub))
+    app.include_router(lab_router())
     app.mount("/", StaticFiles(directory=_static_dir(), html=True), name="static")
     return app
