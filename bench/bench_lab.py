@@ -5,7 +5,9 @@ different, so no symmetry shrinks the 512 sets of Talents used), Crisis capped a
 "least expected Crisis". Figure:
 
 * ``lab_obstacle_solve_s``: seconds for one full solve (median of 3 runs; target < 1 s);
-* ``lab_obstacle_states``: the states it solves (Crisis × Obstruction × attempts × last actor × used).
+* ``lab_obstacle_states``: the states it solves (Crisis × Obstruction × attempts × last actor × used);
+* ``lab_variant_grid_s``: seconds to compare two variants (shipped, automatic pass at 5) on the full grid
+  (levels 0–9 × base d6 1–13 × net Advantage −10..10; median of 5; target < 0.5 s).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import time
 
 from talespin.lab.obstacle import Spot, solve, utility
 from talespin.lab.party import parse_party
+from talespin.lab.variants import compare
 from talespin.systems.inciting_incident import default_rules
 
 PARTY = [
@@ -33,4 +36,13 @@ def run() -> dict[str, float | int | str]:
         started = time.perf_counter()
         solve(party, Spot(40, 3), rules, terminal=utility("crisis", 60), base_d6=5)
         times.append(time.perf_counter() - started)
-    return {"lab_obstacle_solve_s": statistics.median(times), "lab_obstacle_states": 61 * 4 * 41 * 4 * 512}
+    grids = []
+    for _ in range(5):
+        started = time.perf_counter()
+        compare({"shipped": {}, "auto 5": {"crisis": {"auto": 5}}}, max_base=13, max_net=10)
+        grids.append(time.perf_counter() - started)
+    return {
+        "lab_obstacle_solve_s": statistics.median(times),
+        "lab_obstacle_states": 61 * 4 * 41 * 4 * 512,
+        "lab_variant_grid_s": statistics.median(grids),
+    }
