@@ -37,3 +37,17 @@ def test_advise_refuses_an_unknown_last_actor(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 2
     assert "Zed" in json.loads(done.stdout)["error"]["message"]
+
+
+def test_compare_lists_each_variant_and_draws_the_heatmap(tmp_path: Path) -> None:
+    """``lab compare`` puts the shipped rules first, counts changed choices and writes the PNG."""
+    # rule: II-SIMPLE-2
+    variant = tmp_path / "auto5.yaml"
+    variant.write_text("crisis: {auto: 5}\n")
+    png = tmp_path / "cmp.png"
+    done = CliRunner().invoke(app, ["lab", "compare", str(variant), "--plot", str(png), "--json"])
+    assert done.exit_code == 0, done.output
+    names = [v["name"] for v in json.loads(done.stdout)["variants"]]
+    assert names == ["shipped", "auto5"]
+    assert json.loads(done.stdout)["variants"][1]["changed_choices"] > 0
+    assert png.read_bytes().startswith(b"\x89PNG")

@@ -14,6 +14,8 @@ from rich.table import Table
 from ..lab.advice import advise
 from ..lab.obstacle import Spot
 from ..lab.party import parse_party
+from ..lab.variant_plot import plot_comparison
+from ..lab.variants import compare
 from ..systems.inciting_incident import default_rules
 from . import ascend_files as files
 from .output import BadInput, console, emit, guarded
@@ -57,6 +59,45 @@ def advise_command(  # noqa: PLR0917 -- Typer maps each parameter to an option
             table.add_column(column)
         for k, (action, figure, cost) in enumerate(advice.rows):
             table.add_row(action.label + (" ★" if k == 0 else ""), f"{figure:.4f}", f"{cost:+.4f}")
+        console.print(table)
+
+    emit(body, as_json, render)
+
+
+@app.command("compare")
+def compare_command(
+    variants: Annotated[
+        list[Path], typer.Argument(help="YAML/JSON files of rules overrides, one a variant.")
+    ],
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write the difference heatmaps (.png/.svg).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """The shipped rules and each variant on the same grid: P(success), E[Crisis], auto-vs-roll per cell."""
+    with guarded(as_json):
+        named: dict[str, object] = {"shipped": {}}
+        for path in variants:
+            named[path.stem] = files.read_document(path).data
+        cmp = compare(named, max_base=9, max_net=10)
+        if plot is not None:
+            if plot.suffix not in (".png", ".svg"):
+                raise BadInput(f"--plot must end in .png or .svg, got {plot.name}", code="bad_plot")
+            plot_comparison(cmp, plot)
+    body = cmp.to_json()
+
+    def render() -> None:
+        table = Table(title="Variants against the shipped rules (net Advantage −10..10, base 1–9)")
+        for column in ("variant", "mean P(success)", "mean E[Crisis]", "cells that roll", "choices changed"):
+            table.add_column(column)
+        for name in cmp.names:
+            table.add_row(
+                name,
+                f"{float(cmp.p_success[name].mean()):.4f}",
+                f"{float(cmp.expected_crisis[name].mean()):.3f}",
+                str(int(cmp.rolls[name].sum())),
+                str(cmp.changed_choices(name)),
+            )
         console.print(table)
 
     emit(body, as_json, render)
