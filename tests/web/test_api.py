@@ -290,7 +290,7 @@ def test_an_http_export_verifies_and_a_tampered_one_does_not(ascend: Campaign, t
     result = CliRunner().invoke(cli, ["verify", str(honest), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["verified"] == 2 + 5 and report["pending"] == 0  # two seeds, five command entries
+    assert report["verified"] == 2 + 2 + 5 and report["pending"] == 0  # chain, versions, 2 seeds, 5 entries
     roll = next(e for e in record["events"] if e["type"] != "CommandIssued" and "faces" in e["data"])
     roll["data"]["faces"][0] = (roll["data"]["faces"][0] + 1) % 10
     tampered = tmp_path / "tampered.json"

@@ -52,7 +52,7 @@ def _render(report: dict[str, Any]) -> None:
     table = Table(title="talespin verify")
     for column in ("version", "what", "dice", "seed", "status", "detail"):
         table.add_column(column)
-    for row in [*report["seeds"], *report["rolls"]]:
+    for row in [*report["record"], *report["seeds"], *report["rolls"], *report["receipts"]]:
         style = _STATUS_STYLE.get(row["status"], "")
         seed = "" if row["seed_number"] is None else f"#{row['seed_number']}"
         status = f"[{style}]{row['status']}[/]"
@@ -70,25 +70,43 @@ def _render(report: dict[str, Any]) -> None:
     )
 
 
+def _read(path: Path, as_json: bool) -> Any:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        fail("unreadable", f"cannot read {path}: {error}", as_json)
+    except (ValueError, RecursionError) as error:
+        fail("bad_export", f"{path} is not JSON: {str(error)[:200]}", as_json)
+    return value
+
+
 def verify(
     export: Annotated[Path, typer.Argument(help="A JSON export of a campaign (the GM's, for a full check).")],
+    receipt: Annotated[
+        list[Path] | None,
+        typer.Option("--receipt", help="A receipt of chain heads a client was shown (repeatable)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
 ) -> None:
-    """Re-derive every server roll of an exported record from its revealed seeds."""
+    """Check an exported record: its hash chain, every commitment and server roll, and each receipt.
+
+    Exit 0 when everything verified; 1 on any mismatch; 3 when nothing is wrong but something could not
+    be checked (a seed not revealed yet, entries hidden from a player's export, a chain-less old export);
+    2 when a file is not an export or a receipt.
+    """
+    record = _read(export, as_json)
+    receipts = [(str(path), _read(path, as_json)) for path in receipt or []]
     try:
-        record = json.loads(export.read_text(encoding="utf-8"))
         if not isinstance(record, dict):
             raise ValueError("the file holds no JSON object")
-        report = verify_export(record).to_json()
-    except (OSError, UnicodeDecodeError) as error:
-        fail("unreadable", f"cannot read {export}: {error}", as_json)
+        report = verify_export(record, receipts).to_json()
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        fail("bad_export", f"{export} is not a talespin export: {error}", as_json)
+        fail("bad_export", f"{export} or a receipt is not what verify reads: {str(error)[:300]}", as_json)
     except RecursionError:
         fail("bad_export", f"{export} is not a talespin export: its JSON nests too deep", as_json)
     emit(report, as_json, lambda: _render(report))
-    if not report["ok"]:
-        raise typer.Exit(EXIT_INVALID)
+    if report["exit_code"] != 0:
+        raise typer.Exit(EXIT_INVALID if report["exit_code"] == 1 else report["exit_code"])
 
 
 def register(app: typer.Typer) -> None:

@@ -20,10 +20,17 @@ them, the GM for anyone; a command with no actor is the GM's, except
 
 ``start_scene`` draws a new seed before the system sees the command; ``end_scene`` reveals it after. For a
 system without scenes in its rules (:data:`TABLE_SCENES`), the table handles both itself.
+
+Every server roll mixes the open seed with the *nonce* the rolling client sent with its command (a fresh
+random hex string, see :class:`~.fairness.HmacRng`); a command sent without one gets one from the server,
+and its ``CommandIssued`` says so (``"nonce_from": "server"``). A nonce serves one roll per seed: sending it
+again is refused, so no one can replay a roll they liked.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -38,11 +45,13 @@ from .shape import check_depth
 __all__ = [
     "ADD_CHARACTER",
     "MAX_NOTE",
+    "NONCE",
     "TABLE_COMMANDS",
     "TABLE_SCENES",
     "decide",
     "first_events",
     "rotate_seed",
+    "server_nonce",
 ]
 
 TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed", "set_physical_dice"})
@@ -55,6 +64,13 @@ MAX_NOTE: Final = 4000
 """The longest note, in characters."""
 
 SeedSource = Callable[[], bytes]
+NONCE: Final = re.compile(r"[0-9a-f]{16,128}")
+"""A client's nonce: 16 to 128 lowercase hex digits (the page sends 32, from ``crypto.getRandomValues``)."""
+
+
+def server_nonce() -> str:
+    """A nonce the server makes for a command sent without one."""
+    return secrets.token_hex(16)
 
 
 def first_events(name: str, system: str, variant: Mapping[str, Any], seed: bytes) -> list[NewEvent]:
@@ -100,8 +116,23 @@ def _require_gm(viewer: Viewer, what: str) -> None:
         raise Forbidden(f"only the GM may {what}")
 
 
-def decide(ledger: Ledger, viewer: Viewer, command: Any, draw_seed: SeedSource) -> list[NewEvent]:
-    """The events one command causes at this table, or an error with nothing changed."""
+def decide(
+    ledger: Ledger,
+    viewer: Viewer,
+    command: Any,
+    draw_seed: SeedSource,
+    *,
+    nonce: Any = None,
+    make_nonce: Callable[[], str] = server_nonce,
+) -> list[NewEvent]:
+    """The events one command causes at this table, or an error with nothing changed.
+
+    ``nonce`` is the client's contribution to the command's server dice; ``None`` lets the server make one.
+    """
+    if nonce is not None and (not isinstance(nonce, str) or not NONCE.fullmatch(nonce)):
+        raise MalformedCommand(
+            "nonce must be 16 to 128 lowercase hex digits, fresh for each roll", path="nonce"
+        )
     if not isinstance(command, Mapping) or not isinstance(command.get("do"), str):
         raise MalformedCommand(
             'a command is an object with a "do" naming it, e.g. {"do": "note", "text": "…"}'
@@ -112,7 +143,9 @@ def decide(ledger: Ledger, viewer: Viewer, command: Any, draw_seed: SeedSource) 
         _require_gm(viewer, 'send anything with "visibility": "gm" (blind rolls, GM-only Triggers and notes)')
     if do in TABLE_COMMANDS or (do in {"start_scene", "end_scene"} and ledger.system_name in TABLE_SCENES):
         return _decide_table(ledger, viewer, command, draw_seed)
-    return _decide_system(ledger, viewer, command, draw_seed)
+    return _decide_system(
+        ledger, viewer, command, draw_seed, (nonce, "client") if nonce else (make_nonce(), "server")
+    )
 
 
 def _decide_table(
@@ -179,7 +212,11 @@ def _first_named(command: Mapping[str, Any], acting: frozenset[str]) -> str | No
 
 
 def _decide_system(
-    ledger: Ledger, viewer: Viewer, command: Mapping[str, Any], draw_seed: SeedSource
+    ledger: Ledger,
+    viewer: Viewer,
+    command: Mapping[str, Any],
+    draw_seed: SeedSource,
+    nonce: tuple[str, str],
 ) -> list[NewEvent]:
     system = ledger.system
     do = command["do"]
@@ -203,10 +240,17 @@ def _decide_system(
         before, number, seed_bytes = rotate_seed(ledger, draw_seed)
     if seed_bytes is None:
         raise IllegalCommand("the table has no open seed commitment for server rolls", code="no_seed")
-    rng = HmacRng(seed_bytes, ledger.campaign_id, ledger.version + 1)
+    rng = HmacRng(seed_bytes, ledger.campaign_id, ledger.version + 1, nonce[0])
     events = system.decide(ledger.state, command, rng)
     dice = "server" if rng.used else ("physical" if "faces" in command else "none")
-    issued = _issued(command, viewer, "system", actor, dice=dice, seed_number=number if rng.used else None)
+    rolled: dict[str, Any] = {"seed_number": None}
+    if rng.used:
+        if ledger.nonce_used(number, nonce[0]):
+            raise IllegalCommand(
+                "this nonce was used for a roll already: send a fresh one", code="nonce_used"
+            )
+        rolled = {"seed_number": number, "nonce": nonce[0], "nonce_from": nonce[1]}
+    issued = _issued(command, viewer, "system", actor, dice=dice, **rolled)
     after: list[NewEvent] = []
     if do == "end_scene":
         after = rotate_seed(ledger, draw_seed)[0]

@@ -1,8 +1,10 @@
 """The session record as a viewer may see it: JSON (for ``talespin verify`` and archives) and Markdown.
 
-The JSON export holds the campaign's facts, every event the viewer may see (with versions and the entry each
-belongs to), the state as the viewer sees it, and the seeds. The GM's export is the full record that
-``talespin verify`` re-derives every server roll from; a player's export omits what a player may not see.
+The JSON export holds the campaign's facts, every event the viewer may see (with versions, the entry each
+belongs to and its place in the viewer's hash chain: ``prev`` and ``head``), the state as the viewer sees
+it, and the seeds; ``chain`` names the hash and the head of the whole record. The GM's export is the full
+record that ``talespin verify`` re-derives every server roll from; a player's export omits what a player
+may not see.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import json
 from typing import Any, Final
 
 from .auth import Viewer
+from .chain import CHAIN_ALGORITHM
 from .ledger import Ledger
-from .views import state_json, visible_events
+from .views import head, state_json, visible_events
 
 __all__ = ["EXPORT_FORMAT", "export_json", "export_markdown"]
 
@@ -32,6 +35,7 @@ def export_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         },
         "viewer": "gm" if viewer.is_gm else "player",
         "version": ledger.version,
+        "chain": {"algorithm": CHAIN_ALGORITHM, "head": head(ledger, viewer)},
         "events": visible_events(ledger, viewer, ledger.log),
         "state": state_json(ledger, viewer),
     }
@@ -68,6 +72,7 @@ def export_markdown(ledger: Ledger, viewer: Viewer) -> str:
         f"- campaign id: {campaign['id']}",
         f"- version: {record['version']}",
         f"- record as seen by: {record['viewer']}",
+        f"- chain head: `{record['chain']['head']}`",
         "",
         "## Log",
         "",

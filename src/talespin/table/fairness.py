@@ -40,16 +40,24 @@ def commitment(seed: bytes) -> str:
 
 
 class HmacRng:
-    """A reproducible, unbiased generator: block ``i`` is HMAC-SHA256(seed, "campaign:version:i").
+    """A reproducible, unbiased generator: block ``i`` is HMAC-SHA256(seed, "campaign:nonce:NONCE:i").
+
+    The *nonce* is the rolling client's fresh random contribution, sent with its command: the server, who
+    knows the seed, cannot know it before the command arrives, and the client cannot know the seed, so no
+    single party can steer the roll. The derivation names no version, so nothing the server appends first
+    (a hidden note shifting the entry number) changes it. A roll recorded before nonces existed has none:
+    its blocks are HMAC-SHA256(seed, "campaign:version:i").
 
     ``randrange(n)`` takes as many bits as ``n - 1`` needs from successive blocks and rejects a draw at or
     above ``n`` (rejection sampling), so every outcome has exactly probability 1/n. ``used`` says whether any
     number was drawn, so the table can record a roll as server dice.
     """
 
-    def __init__(self, seed: bytes, campaign_id: str, version: int) -> None:
+    def __init__(self, seed: bytes, campaign_id: str, version: int, nonce: str | None = None) -> None:
         self._seed = seed
-        self._prefix = f"{campaign_id}:{version}:".encode()
+        self._prefix = (
+            f"{campaign_id}:{version}:" if nonce is None else f"{campaign_id}:nonce:{nonce}:"
+        ).encode()
         self._counter = 0
         self.draws = 0
 

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from ..store.port import StoredEvent
 from ..systems import Event, RuleSystem, Visibility, get_system
+from .chain import Heads
 
 __all__ = ["PHYSICAL_DICE", "TABLE_EVENTS", "Entry", "Ledger", "Note", "Seed", "is_secret", "system_event"]
 
@@ -110,6 +111,9 @@ class Ledger:
     _owners: dict[str, str | None] = field(default_factory=dict)
     physical_dice: str = PHYSICAL_DICE[0]
     """Who may enter physical dice in this campaign (a table setting: ``set_physical_dice``)."""
+    _nonces: set[tuple[int, str]] = field(default_factory=set)
+    chains: dict[str, Heads] = field(default_factory=dict)
+    """Each role's hash chain over what it sees (kept by :mod:`.views`)."""
 
     @property
     def system(self) -> RuleSystem:
@@ -150,6 +154,10 @@ class Ledger:
         """The newest commitment not yet revealed (the one server rolls use now)."""
         open_seeds = [seed for seed in self.seeds.values() if not seed.revealed]
         return max(open_seeds, key=lambda seed: seed.number) if open_seeds else None
+
+    def nonce_used(self, seed_number: int, nonce: str) -> bool:
+        """Whether a roll under seed ``seed_number`` already used ``nonce``."""
+        return (seed_number, nonce) in self._nonces
 
     def owners(self) -> dict[str, str | None]:
         """Each character's owner (a player id, or ``None`` for the GM's), from ``add_character`` entries."""
@@ -194,6 +202,8 @@ class Ledger:
             )
             self.entries.append(entry)
             self._own(entry)
+            if data.get("nonce") is not None and data.get("seed_number") is not None:
+                self._nonces.add((int(data["seed_number"]), str(data["nonce"])))
         elif kind == "NoteAdded":
             entry_version = self.entries[-1].version if self.entries else 0
             self._notes.append(

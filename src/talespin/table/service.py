@@ -28,12 +28,12 @@ from ..store.port import (
 )
 from ..systems import MalformedCommand, get_system
 from .auth import Viewer, hash_token, new_id, new_token, token_matches
-from .commands import decide, first_events
+from .commands import decide, first_events, server_nonce
 from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
 from .shape import check_depth
-from .views import state_json, visible_events
+from .views import head, state_json, visible_events
 
 __all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
 
@@ -85,9 +85,25 @@ def _name(value: Any, what: str) -> str:
 class TableService:
     """Campaigns, joins, commands and per-viewer reads over an :class:`~talespin.store.EventStore`."""
 
-    def __init__(self, store: EventStore, *, seeds: Callable[[], bytes] = draw_seed) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        seeds: Callable[[], bytes] = draw_seed,
+        clock: Callable[[], str] = _now,
+        ids: Callable[[], str] = new_id,
+        tokens: Callable[[], str] = new_token,
+        nonces: Callable[[], str] = server_nonce,
+    ) -> None:
+        """A service over ``store``. ``seeds``, ``clock``, ``ids`` and ``tokens`` are where secrets, times
+        ids and the nonces of commands sent without one come from: the operating system and the wall clock,
+        unless a test makes them deterministic."""
         self.store = store
         self._seeds = seeds
+        self._now = clock
+        self._new_id = ids
+        self._new_token = tokens
+        self._nonces = nonces
         self._campaigns: dict[str, _Campaign] = {}
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
@@ -138,9 +154,9 @@ class TableService:
             raise MalformedCommand("variant must be an object of rules-data overrides", path="variant")
         check_depth(variant, what="variant")
         get_system(canonical).new_state({"variant": dict(variant)})  # refuses a bad variant before storing
-        gm_token, invite_token, at = new_token(), new_token(), _now()
+        gm_token, invite_token, at = self._new_token(), self._new_token(), self._now()
         record = CampaignRecord(
-            new_id(), name, canonical, dict(variant), hash_token(gm_token), hash_token(invite_token), at
+            self._new_id(), name, canonical, dict(variant), hash_token(gm_token), hash_token(invite_token), at
         )
         stored = self.store.create_campaign(record, first_events(name, canonical, variant, self._seeds()), at)
         return CreatedCampaign(record.id, gm_token, invite_token, stored[-1].version)
@@ -158,12 +174,12 @@ class TableService:
         if not viewer.is_gm:
             raise Forbidden("only the GM may make a new invite link")
         campaign = self._campaign(campaign_id)
-        token = new_token()
+        token = self._new_token()
         new = [NewEvent("InviteRenewed", {"invite_token_hash": hash_token(token)}, "gm")]
         with campaign.lock:
             for _ in range(5):
                 try:
-                    stored = self.store.append(campaign_id, campaign.ledger.version, new, _now())
+                    stored = self.store.append(campaign_id, campaign.ledger.version, new, self._now())
                     break
                 except VersionConflict:
                     self._catch_up(campaign)
@@ -181,8 +197,8 @@ class TableService:
         if not isinstance(invite_token, str) or not token_matches(invite_token, self._invite_hash(campaign)):
             raise Unauthorized("the invite token does not match this campaign")
         name = _name(name, "name")
-        token, at = new_token(), _now()
-        player = PlayerRecord(new_id(), campaign_id, name, hash_token(token), at)
+        token, at = self._new_token(), self._now()
+        player = PlayerRecord(self._new_id(), campaign_id, name, hash_token(token), at)
         new = [NewEvent("PlayerJoined", {"player_id": player.id, "name": player.name})]
         with campaign.lock:
             for _ in range(5):
@@ -214,9 +230,12 @@ class TableService:
         raise Unauthorized("this token is not known to the campaign")
 
     def command(
-        self, campaign_id: str, viewer: Viewer, command: Any, expected_version: Any
+        self, campaign_id: str, viewer: Viewer, command: Any, expected_version: Any, nonce: Any = None
     ) -> tuple[int, list[dict[str, Any]]]:
-        """Apply one command expected to follow ``expected_version``: the new version and the events."""
+        """Apply one command expected to follow ``expected_version``: the new version and the events.
+
+        ``nonce`` is the sender's random contribution to the command's server dice (made here if absent).
+        """
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise MalformedCommand(
                 "expected_version must be the whole-number version the command follows",
@@ -230,9 +249,9 @@ class TableService:
                     f"the campaign is at version {ledger.version}, not {expected_version}",
                     version=ledger.version,
                 )
-            new = decide(ledger, viewer, command, self._seeds)
+            new = decide(ledger, viewer, command, self._seeds, nonce=nonce, make_nonce=self._nonces)
             try:
-                stored = self.store.append(campaign_id, expected_version, new, _now())
+                stored = self.store.append(campaign_id, expected_version, new, self._now())
             except VersionConflict:
                 self._catch_up(campaign)
                 raise StaleVersion(
@@ -260,9 +279,27 @@ class TableService:
             ledger = campaign.ledger
             return visible_events(ledger, viewer, ledger.log[max(after, 0) :])
 
+    def backlog(
+        self, campaign_id: str, viewer: Viewer, after: int | None
+    ) -> tuple[int, list[dict[str, Any]], str]:
+        """The version, the events after ``after`` the viewer may see (none for ``None``), and its head."""
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            ledger = campaign.ledger
+            missed = ledger.log[max(after, 0) :] if after is not None else []
+            return ledger.version, visible_events(ledger, viewer, missed), head(ledger, viewer)
+
     def visible(self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]) -> list[dict[str, Any]]:
         """Freshly appended events as ``viewer`` may see them (for live updates)."""
-        return visible_events(self._campaign(campaign_id).ledger, viewer, stored)
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            return visible_events(campaign.ledger, viewer, stored)
+
+    def head(self, campaign_id: str, viewer: Viewer) -> str:
+        """The head of the viewer's hash chain now (sent with every answer, kept in receipts)."""
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            return head(campaign.ledger, viewer)
 
     def ledger(self, campaign_id: str) -> Ledger:
         """The campaign's ledger (read it under :meth:`locked`)."""

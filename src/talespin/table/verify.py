@@ -1,70 +1,84 @@
-"""Checking an exported record: every seed matches its commitment, every server roll re-derives.
+"""Checking an exported record: its chain, its commitments, its authors and every server roll.
 
-For each command entry the rule system decided, the check rebuilds the state just before it (the system's
-``evolve`` over the entries not undone at that point), runs ``decide`` again on the recorded command with the
-generator derived from the revealed seed (:class:`~.fairness.HmacRng`), and compares the events with the
-recorded ones. A roll recorded as physical dice must not draw server dice; a roll whose seed is not yet
-revealed is *pending*. Verification needs the GM's export (the full record); a player's export lacks the
-hidden entries the state depends on, so its rolls after the first hidden entry are *unverifiable* (neither
-verified nor a mismatch), while its seeds are still checked.
+:func:`verify_export` runs, in order:
+
+* the record's own consistency (:mod:`.audit`): the hash chain, no missing version in a GM's record, each
+  seed committed before the first roll it covers and revealed before the next commitment;
+* every command entry, replayed on a ledger rebuilt from the record: its author is the GM or a player who
+  joined, a player acts only for its own characters and sends nothing GM-only, the events name the
+  command's own actor, an undo undoes exactly the entry undo would undo then, a note says what was sent;
+* every roll: for an entry the rule system decided, ``decide`` runs again on the state just before it with
+  the generator derived from the revealed seed and the recorded nonce (:class:`~.fairness.HmacRng`), and
+  the events must equal the recorded ones. A roll recorded as physical dice must not draw server dice; a
+  roll whose seed is not revealed yet is *pending*;
+* each receipt (:mod:`.receipts`): every head a client was shown lies on the export's chain.
+
+A player's export lacks the hidden entries later states may depend on, so its rolls after an entry hidden
+from players are *unverifiable*, while its chain, seeds and commitments are still checked.
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..store.port import StoredEvent
-from ..systems import RulesError
+from ..systems import Event, RulesError
+from .audit import Check, check_chain, check_commitments, check_versions
 from .export import EXPORT_FORMAT
 from .fairness import HmacRng, commitment
-from .ledger import TABLE_EVENTS, Ledger
+from .ledger import TABLE_EVENTS, Ledger, is_secret
+from .receipts import check_receipt, stored_event
 
 __all__ = ["Check", "Verification", "verify_export"]
 
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """The verdict on one command entry or one seed.
-
-    ``verified``; ``mismatch``; ``pending`` (its seed is not revealed yet); ``unverifiable`` (a player's
-    export lacks the hidden entries the state before it depends on).
-    """
-
-    version: int
-    what: str
-    dice: str
-    seed_number: int | None
-    status: str
-    detail: str = ""
+EXIT_VERIFIED, EXIT_MISMATCH, EXIT_INCOMPLETE = 0, 1, 3
 
 
 @dataclass(slots=True)
 class Verification:
     """Every check of one export."""
 
+    record: list[Check] = field(default_factory=list)
     seeds: list[Check] = field(default_factory=list)
     rolls: list[Check] = field(default_factory=list)
+    receipts: list[Check] = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[Check]:
+        """Every check, the record's first."""
+        return [*self.record, *self.seeds, *self.rolls, *self.receipts]
 
     @property
     def mismatches(self) -> int:
         """How many checks failed."""
-        return sum(check.status == "mismatch" for check in [*self.seeds, *self.rolls])
+        return sum(check.status == "mismatch" for check in self.rows)
+
+    @property
+    def exit_code(self) -> int:
+        """0: all verified; 1: a mismatch; 3: nothing wrong, but something could not be checked."""
+        if self.mismatches:
+            return EXIT_MISMATCH
+        return EXIT_INCOMPLETE if any(c.status != "verified" for c in self.rows) else EXIT_VERIFIED
 
     def to_json(self) -> dict[str, Any]:
-        """``{"ok", "mismatches", "verified", "pending", "unverifiable", "seeds": [...], "rolls": [...]}``."""
-        rows = [*self.seeds, *self.rolls]
+        """``{"ok", "complete", "exit_code", "mismatches", "verified", "pending", "unverifiable", rows…}``."""
+        rows = self.rows
         return {
             "ok": self.mismatches == 0,
+            "complete": self.exit_code == EXIT_VERIFIED,
+            "exit_code": self.exit_code,
             "mismatches": self.mismatches,
             "verified": sum(c.status == "verified" for c in rows),
             "pending": sum(c.status == "pending" for c in rows),
             "unverifiable": sum(c.status == "unverifiable" for c in rows),
+            "record": [_row(c) for c in self.record],
             "seeds": [_row(c) for c in self.seeds],
             "rolls": [_row(c) for c in self.rolls],
+            "receipts": [_row(c) for c in self.receipts],
         }
 
 
@@ -86,29 +100,13 @@ class _NoServerDice:
         raise LookupError("the command drew server dice but the record says it did not")
 
 
-def _canonical(events: list[tuple[str, Any, str]]) -> str:
-    return json.dumps(events, sort_keys=True, ensure_ascii=False)
-
-
-def _stored(campaign_id: str, raw: Mapping[str, Any]) -> StoredEvent:
-    return StoredEvent(
-        campaign_id,
-        int(raw["version"]),
-        str(raw["type"]),
-        dict(raw.get("data") or {}),
-        str(raw.get("visibility", "public")),
-        raw.get("actor"),
-        str(raw.get("at", "")),
+def _canonical(events: Sequence[StoredEvent | Event]) -> str:
+    return json.dumps(
+        [(e.type, dict(e.data), e.visibility) for e in events], sort_keys=True, ensure_ascii=False
     )
 
 
-def verify_export(record: Mapping[str, Any]) -> Verification:
-    """Check every seed and every command entry of an export (raises ValueError if it is not one)."""
-    if record.get("format") != EXPORT_FORMAT:
-        raise ValueError(f"not a talespin export (expected format {EXPORT_FORMAT!r})")
-    campaign_id = str(record["campaign"]["id"])
-    events = [_stored(campaign_id, raw) for raw in record["events"]]
-    result = Verification()
+def _seeds(events: list[StoredEvent], result: Verification) -> dict[int, bytes]:
     committed = {
         int(e.data["number"]): str(e.data["commitment"]) for e in events if e.type == "SeedCommitted"
     }
@@ -122,46 +120,121 @@ def verify_export(record: Mapping[str, Any]) -> Verification:
         result.seeds.append(
             Check(event.version, f"seed #{number}", "-", number, "verified" if ok else "mismatch", detail)
         )
+    return revealed
+
+
+def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]] = ()) -> Verification:
+    """Check an export and each ``(name, receipt)`` (ValueError if the record or a receipt is not one)."""
+    if not isinstance(record, Mapping) or record.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"not a talespin export (expected format {EXPORT_FORMAT!r})")
+    campaign_id = str(record["campaign"]["id"])
+    raws = list(record["events"])
+    events = [stored_event(campaign_id, raw) for raw in raws]
+    full = record.get("viewer") == "gm"
+    result = Verification()
+    result.record += check_chain(raws, record.get("chain"))
+    result.record += check_versions(raws, full)
+    result.record += check_commitments(raws)
+    revealed = _seeds(events, result)
     members: dict[int, list[StoredEvent]] = defaultdict(list)
-    for raw, event in zip(record["events"], events, strict=True):
-        if raw.get("entry") is not None and event.type not in TABLE_EVENTS:
+    for raw, event in zip(raws, events, strict=True):
+        if raw.get("entry") is not None and event.type != "CommandIssued":
             members[int(raw["entry"])].append(event)
-    # Versions missing from the record only because they are the server's own seed events.
     unseen = {e.version - 1 for e in events if e.type == "SeedCommitted"}
     ledger = Ledger(campaign_id)
     hidden: str | None = None
     previous = 0
-    for event in events:
+    for raw, event in zip(raws, events, strict=True):
         if hidden is None and any(v not in unseen for v in range(previous + 1, event.version)):
             hidden = "entries hidden from this viewer come before it; verify the GM's export"
         previous = event.version
-        if event.type == "CommandIssued" and event.data.get("handled_by") == "system":
-            if hidden is not None:
-                result.rolls.append(_unverifiable(event, hidden))
-            else:
-                result.rolls.append(_check(ledger, event, members[event.version], revealed))
+        if event.type == "CommandIssued":
+            entry = members[event.version]
+            if hidden is None:
+                result.record += _authorship(ledger, event, entry)
+            if event.data.get("handled_by") == "system":
+                check = _unverifiable(event, hidden) if hidden else _check(ledger, event, entry, revealed)
+                result.rolls.append(check)
+        elif event.type == "EntryUndone" and hidden is None and _entry_command(ledger, raw) != "undo":
+            result.record.append(
+                Check(event.version, "undo", "-", None, "mismatch", "an undo that no undo command sent")
+            )
         if hidden is None:
             try:
                 ledger.apply(event)
             except (RulesError, LookupError, TypeError, ValueError) as error:
                 hidden = f"the state cannot be rebuilt from this record ({error}); verify the GM's export"
+    for name, receipt in receipts:
+        result.receipts.append(check_receipt(record, receipt, name))
     return result
+
+
+def _entry_command(ledger: Ledger, raw: Mapping[str, Any]) -> Any:
+    entry = ledger.entry(int(raw["entry"])) if raw.get("entry") is not None else None
+    return None if entry is None else entry.command.get("do")
+
+
+def _authorship(ledger: Ledger, head: StoredEvent, entry: list[StoredEvent]) -> list[Check]:
+    """Who sent the command may send it, and a table command's events are the ones it causes."""
+    command, by = dict(head.data.get("command") or {}), str(head.data.get("by"))
+    if head.data.get("handled_by") == "system":
+        wrong = _author(ledger, command, by) or _actor(ledger, command, by, [head, *entry])
+    else:
+        wrong = _author(ledger, command, by) or _table_events(ledger, command, by, entry)
+    return (
+        []
+        if wrong is None
+        else [Check(head.version, f"{command.get('do')} by {by}", "-", None, "mismatch", wrong)]
+    )
+
+
+def _author(ledger: Ledger, command: Mapping[str, Any], by: str) -> str | None:
+    if by != "gm" and by not in ledger.players:
+        return "its author is neither the GM nor a player who joined"
+    gm_only = {"undo", "reveal_seed", "start_scene", "end_scene"}
+    if by != "gm" and (is_secret(command) or command.get("do") in gm_only):
+        return "a player cannot send this command"
+    return None
+
+
+def _actor(ledger: Ledger, command: Mapping[str, Any], by: str, entry: list[StoredEvent]) -> str | None:
+    actor = ledger.system.actor(command)
+    if any(e.actor != actor for e in entry if e.type not in TABLE_EVENTS or e.type == "CommandIssued"):
+        return f"its events do not name the command's actor {actor!r}"
+    adds = command.get("do") in {"add_character", "add_hero"}
+    if by != "gm" and not adds and actor is not None and ledger.owner_of(actor) != by:
+        return f"{actor!r} is not a character of its author"
+    return None
+
+
+def _table_events(
+    ledger: Ledger, command: Mapping[str, Any], by: str, entry: list[StoredEvent]
+) -> str | None:
+    if command.get("do") == "undo":
+        target = ledger.latest_undoable()
+        undone = [dict(e.data) for e in entry if e.type == "EntryUndone"]
+        expected = (
+            None
+            if target is None
+            else {"entry": target.version, "undone": target.version, "do": target.command.get("do")}
+        )
+        if undone != [expected]:
+            return "it does not undo the entry undo would undo at that point"
+    elif command.get("do") == "note":
+        notes = [(e.data.get("text"), e.data.get("by"), e.visibility) for e in entry if e.type == "NoteAdded"]
+        if notes != [(command.get("text"), by, command.get("visibility", "public"))]:
+            return "the note recorded is not the note sent"
+    return None
 
 
 def _unverifiable(head: StoredEvent, reason: str) -> Check:
     command = head.data.get("command") or {}
     what = f"{command.get('do')}" + (f" ({head.actor})" if head.actor else "")
-    return Check(
-        head.version,
-        what,
-        str(head.data.get("dice", "none")),
-        head.data.get("seed_number"),
-        "unverifiable",
-        reason,
-    )
+    dice, number = str(head.data.get("dice", "none")), head.data.get("seed_number")
+    return Check(head.version, what, dice, number, "unverifiable", reason)
 
 
-def _check(ledger: Ledger, head: StoredEvent, rest: list[StoredEvent], revealed: dict[int, bytes]) -> Check:
+def _check(ledger: Ledger, head: StoredEvent, entry: list[StoredEvent], revealed: dict[int, bytes]) -> Check:
     command = dict(head.data["command"])
     dice = str(head.data.get("dice", "none"))
     number = head.data.get("seed_number")
@@ -170,15 +243,15 @@ def _check(ledger: Ledger, head: StoredEvent, rest: list[StoredEvent], revealed:
     if dice == "server":
         if number is None or int(number) not in revealed:
             return Check(*row, "pending", "its seed is not revealed yet")
-        rng: Any = HmacRng(revealed[int(number)], ledger.campaign_id, head.version)
+        nonce = head.data.get("nonce")
+        rng: Any = HmacRng(revealed[int(number)], ledger.campaign_id, head.version, nonce)
     else:
         rng = _NoServerDice()
     try:
         decided = ledger.system.decide(ledger.state, command, rng)
     except (RulesError, LookupError) as error:
         return Check(*row, "mismatch", f"replaying the command failed: {error}")
-    expected = _canonical([(e.type, dict(e.data), e.visibility) for e in decided])
-    recorded = _canonical([(e.type, dict(e.data), e.visibility) for e in rest])
-    if expected != recorded:
+    rest = [e for e in entry if e.type not in TABLE_EVENTS]
+    if _canonical(decided) != _canonical(rest):
         return Check(*row, "mismatch", "the recorded events differ from the events the dice give")
     return Check(*row, "verified")

@@ -5,6 +5,9 @@ events only: a rule-system event passes through the system's ``redact`` (a blind
 that a roll happened) and anything still not public is dropped, so a GM-only Trigger, note or blind roll
 never reaches a player in any form. The state comes from the system's ``view(state, role)``, wrapped with
 the table's own facts (players, owners, notes, seeds, what undo would undo).
+
+Each role's events form a hash chain (:mod:`.chain`): every event a viewer receives carries ``prev`` and
+``head``, and the state carries the ``head`` of the viewer's chain, so a client can keep what it was shown.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from typing import Any
 from ..store.port import StoredEvent
 from ..systems import Role
 from .auth import Viewer
+from .chain import Heads
 from .ledger import TABLE_EVENTS, Ledger, system_event
 
-__all__ = ["event_json", "state_json", "visible_events"]
+__all__ = ["chain", "event_json", "head", "state_json", "visible_events"]
 
 
 def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str, Any] | None:
@@ -45,10 +49,33 @@ def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str,
     }
 
 
+def chain(ledger: Ledger, viewer: Viewer) -> Heads:
+    """The viewer's hash chain, linked up to the ledger's newest event."""
+    role = "gm" if viewer.is_gm else "player"
+    heads = ledger.chains.setdefault(role, Heads())
+    for stored in ledger.log[heads.seen :]:
+        shown = event_json(ledger, viewer, stored)
+        if shown is not None:
+            heads.add(stored.version, shown)
+        heads.seen += 1
+    return heads
+
+
+def head(ledger: Ledger, viewer: Viewer) -> str:
+    """The head of the viewer's chain now."""
+    return chain(ledger, viewer).tip
+
+
 def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]) -> list[dict[str, Any]]:
-    """The events ``viewer`` may see, in order."""
-    shown = (event_json(ledger, viewer, stored) for stored in events)
-    return [event for event in shown if event is not None]
+    """The events ``viewer`` may see, in order, each with its ``prev`` and ``head`` in the viewer's chain."""
+    heads = chain(ledger, viewer)
+    shown = []
+    for stored in events:
+        event = event_json(ledger, viewer, stored)
+        if event is not None:
+            event["prev"], event["head"] = heads.prev[stored.version], heads.head[stored.version]
+            shown.append(event)
+    return shown
 
 
 def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
@@ -61,6 +88,7 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         "system": ledger.system_name,
         "variant": dict(ledger.variant),
         "version": ledger.version,
+        "head": head(ledger, viewer),
         "role": role,
         "player_id": viewer.player_id,
         "players": [{"id": pid, "name": name} for pid, name in ledger.players.items()],

@@ -8,7 +8,7 @@ commands per campaign. See ``contracts.md`` ("The game table over HTTP") for the
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -45,10 +45,15 @@ def create_app(
     schema: str | None = None,
     max_body: int = MAX_BODY,
     seeds: Callable[[], bytes] = draw_seed,
+    sources: Mapping[str, Callable[[], str]] | None = None,
 ) -> FastAPI:
-    """The whole app over the store at ``store_url`` (``sqlite:///talespin.db``, ``postgresql://…``)."""
+    """The whole app over the store at ``store_url`` (``sqlite:///talespin.db``, ``postgresql://…``).
+
+    ``sources`` may replace where the service takes its ``clock``, ``ids``, ``tokens`` and ``nonces`` from
+    (see :class:`~talespin.table.TableService`): tests make them deterministic to compare runs byte for byte.
+    """
     store = open_store(store_url, schema=schema)
-    service = TableService(store, seeds=seeds)
+    service = TableService(store, seeds=seeds, **dict(sources or {}))
     hub = Hub()
     service.listen(hub.publish)
     service.load_all()

@@ -81,14 +81,10 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
     subscriber = hub.subscribe(campaign_id)
     receiving: asyncio.Future[Any] | None = None
 
-    def catch_up() -> tuple[int, list[dict[str, Any]]]:
-        with service.locked(campaign_id):
-            ledger = service.ledger(campaign_id)
-            missed = ledger.log[max(after, 0) :] if after is not None else []
-            return ledger.version, service.visible(campaign_id, viewer, missed)
-
     try:
-        mark, backlog = await run_in_threadpool(catch_up)
+        mark, backlog, _ = await run_in_threadpool(
+            service.backlog, campaign_id, viewer, after if after is not None else None
+        )
         for event in backlog:
             await websocket.send_json(event)
         receiving = asyncio.ensure_future(websocket.receive())
@@ -104,7 +100,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
             fresh = [stored for stored in getting.result() if stored.version > mark]
             if fresh:
                 mark = fresh[-1].version
-                for event in service.visible(campaign_id, viewer, fresh):
+                for event in await run_in_threadpool(service.visible, campaign_id, viewer, fresh):
                     await websocket.send_json(event)
     except WebSocketDisconnect:
         return

@@ -31,11 +31,13 @@ class JoinRequest(BaseModel):
 
 
 class CommandRequest(BaseModel):
-    """``{"command": {"do": …}, "expected_version": n}``: one command, expected to follow version ``n``."""
+    """``{"command": {"do": …}, "expected_version": n, "nonce"?}``: one command, expected to follow version
+    ``n``; ``nonce`` (16–128 hex digits, fresh per roll) is the sender's share of its server dice."""
 
     model_config = ConfigDict(extra="forbid")
     command: dict[str, Any] = Field(examples=[{"do": "note", "text": "The storm breaks."}])
     expected_version: int = Field(ge=0, le=2**53)
+    nonce: str | None = Field(default=None, max_length=128, examples=["9f86d081884c7d659a2feaa0c55ad015"])
 
 
 class SheetRequest(BaseModel):

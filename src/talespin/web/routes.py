@@ -75,8 +75,9 @@ def api_router(service: TableService, hub: Hub) -> APIRouter:
     def command(campaign_id: CampaignId, body: CommandRequest, credentials: Credentials) -> JSONResponse:
         """One command (``{"do": …}``) expected to follow ``expected_version``: ``{"version", "events"}``."""
         who = viewer(campaign_id, credentials)
-        version, events = service.command(campaign_id, who, body.command, body.expected_version)
-        return JSONResponse({"version": version, "events": events})
+        version, events = service.command(campaign_id, who, body.command, body.expected_version, body.nonce)
+        head = events[-1]["head"] if events else service.head(campaign_id, who)
+        return JSONResponse({"version": version, "events": events, "head": head})
 
     @router.get("/api/campaigns/{campaign_id}/state", tags=["table"], response_model=None)
     def state(campaign_id: CampaignId, credentials: Credentials) -> JSONResponse:
@@ -89,8 +90,8 @@ def api_router(service: TableService, hub: Hub) -> APIRouter:
     ) -> dict[str, Any]:
         """The events after version ``after``, as this token may see them."""
         who = viewer(campaign_id, credentials)
-        listed = service.events(campaign_id, who, after)
-        return {"version": service.ledger(campaign_id).version, "events": listed}
+        version, listed, head = service.backlog(campaign_id, who, after)
+        return {"version": version, "events": listed, "head": head}
 
     @router.get("/api/campaigns/{campaign_id}/export", tags=["table"], response_model=None)
     def export(

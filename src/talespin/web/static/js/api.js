@@ -32,6 +32,12 @@ export async function request(method, path, { token = null, body = undefined } =
   return data;
 }
 
+/** 128 random bits as 32 hex digits, from the browser's cryptographic generator. */
+export function freshNonce() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** A client bound to one campaign and one token. */
 export class Table {
   constructor(campaignId, token) {
@@ -44,10 +50,11 @@ export class Table {
   odds(query) { return request("POST", `${this.base}/odds`, { token: this.token, body: query }); }
   /** The GM's fresh invite: {invite_token, invite_link}; the previous invite stops working. */
   renewInvite() { return request("POST", `${this.base}/invite`, { token: this.token }); }
+  /** One command; each carries a fresh nonce, this page's share of any server dice it rolls. */
   command(command, expectedVersion) {
     return request("POST", `${this.base}/commands`, {
       token: this.token,
-      body: { command, expected_version: expectedVersion },
+      body: { command, expected_version: expectedVersion, nonce: freshNonce() },
     });
   }
   exportUrl(format) { return `${this.base}/export?format=${format}`; }
