@@ -42,12 +42,17 @@ class Run:
         self.send(self.bo, {"do": "add_character", "sheet": BEA})
         self.send(self.gm, action_scene())
         # rule: II-SIMPLE-3
-        self.send(self.pia, {**ROLL, "faces": PHYSICAL} if physical_first else ROLL, nonce="ab" * 16)
-        self.send(self.gm, {**ROLL, "visibility": "gm"})
+        self.roll(self.pia, {**ROLL, "faces": PHYSICAL} if physical_first else ROLL, nonce="ab" * 16)
+        self.roll(self.gm, {**ROLL, "visibility": "gm"})
         self.send(self.gm, {"do": "note", "text": "after the rolls"})
-        self.send(self.gm, {**ROLL, "faces": PHYSICAL})
+        self.roll(self.gm, {**ROLL, "faces": PHYSICAL})
         self.send(self.gm, {"do": "undo"})
         self.send(self.gm, {"do": "end_scene"})
+
+    def roll(self, viewer: Viewer, command: dict[str, Any], nonce: str | None = None) -> None:
+        """The GM presents a Simple Obstacle, then ``viewer`` rolls against it."""
+        self.send(self.gm, {"do": "simple_obstacle"})
+        self.send(viewer, command, nonce)
 
     def send(self, viewer: Viewer, command: dict[str, Any], nonce: str | None = None) -> None:
         """Send a command; a player's answers are kept as Pia's receipt."""
@@ -142,7 +147,7 @@ def test_a_last_reveal_deleted_leaves_rolls_pending_exit_3() -> None:
     """With the last reveal gone and nothing after it, nothing mismatches but rolls are pending: exit 3."""
     run = Run()
     run.send(run.gm, {"do": "start_scene", "kind": "action", "difficulty": 5})
-    run.send(run.pia, ROLL)
+    run.roll(run.pia, ROLL)
     record = run.export()
     report = verify_export(record)
     assert report.mismatches == 0 and report.exit_code == 3
@@ -193,7 +198,7 @@ def test_a_changed_author_is_detected() -> None:
     run = Run()
     record = run.export()
     _roll_of(record, by=run.pia.label)["data"]["by"] = run.bo.label
-    assert any("not a character of its author" in r.detail for r in verify_export(rechain(record)).rows)
+    assert any("not all characters of its author" in r.detail for r in verify_export(rechain(record)).rows)
     record = run.export()
     _roll_of(record, secret=True)["data"]["by"] = run.pia.label
     assert any("a player cannot send" in r.detail for r in verify_export(rechain(record)).rows)

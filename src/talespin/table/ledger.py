@@ -171,6 +171,10 @@ class Ledger:
         """The notes of entries not undone, oldest first."""
         return [note for note in self._notes if note.entry not in self._undone]
 
+    def _spend_nonce(self, data: Mapping[str, Any]) -> None:
+        if data.get("nonce") is not None and data.get("seed_number") is not None:
+            self._nonces.add((int(data["seed_number"]), str(data["nonce"])))
+
     def _own(self, entry: Entry) -> None:
         sheet = entry.command.get("sheet")
         if entry.command.get("do") in {"add_character", "add_hero"} and isinstance(sheet, Mapping):
@@ -202,8 +206,7 @@ class Ledger:
             )
             self.entries.append(entry)
             self._own(entry)
-            if data.get("nonce") is not None and data.get("seed_number") is not None:
-                self._nonces.add((int(data["seed_number"]), str(data["nonce"])))
+            self._spend_nonce(data)
         elif kind == "NoteAdded":
             entry_version = self.entries[-1].version if self.entries else 0
             self._notes.append(

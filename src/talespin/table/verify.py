@@ -198,12 +198,13 @@ def _author(ledger: Ledger, command: Mapping[str, Any], by: str) -> str | None:
 
 
 def _actor(ledger: Ledger, command: Mapping[str, Any], by: str, entry: list[StoredEvent]) -> str | None:
-    actor = ledger.system.actor(command)
-    if any(e.actor != actor for e in entry if e.type not in TABLE_EVENTS or e.type == "CommandIssued"):
-        return f"its events do not name the command's actor {actor!r}"
+    acting = ledger.system.actors(ledger.state, command)
+    named = {e.actor for e in entry if e.type not in TABLE_EVENTS or e.type == "CommandIssued"}
+    if any(name is not None and name not in acting for name in named):
+        return f"its events name a character the command does not act for ({sorted(acting)})"
     adds = command.get("do") in {"add_character", "add_hero"}
-    if by != "gm" and not adds and actor is not None and ledger.owner_of(actor) != by:
-        return f"{actor!r} is not a character of its author"
+    if by != "gm" and not adds and any(ledger.owner_of(name) != by for name in acting):
+        return f"{sorted(acting)} are not all characters of its author"
     return None
 
 
