@@ -124,7 +124,8 @@ def test_reopening_keeps_everything(store_url: tuple[str, str | None]) -> None:
 
 def test_the_schema_is_at_the_newest_migration(store: EventStore) -> None:
     """Opening a store applies the packaged Alembic migrations up to the head revision."""
-    assert isinstance(store, SqlStore)
+    if not isinstance(store, SqlStore):
+        pytest.skip("the in-memory fake has no schema to migrate")
     with store.engine.connect() as connection:
         assert current_revision(connection) == head_revision() is not None
 
