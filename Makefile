@@ -1,39 +1,56 @@
 # Two commands matter: `make run` and `make test`. Both set up .venv themselves.
+# `make run` installs only what serving the table needs; `make test` adds the extras and the `dev`
+# dependency group (pyproject.toml: test, lint and docs tools).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.run-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck unit bench browser-deps clean
+.PHONY: run test lint typecheck unit bench browser-deps serve-env dev-env clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
-run: $(STAMP)
+# pip >= 25.1 installs a PEP 735 group itself; an older pip gets the group's list from scripts/group.py.
+$(DEV_STAMP): $(RUN_STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[postgres,plot]'
+	if $(BIN)/python -m pip install --help | grep -q -- '--group'; then \
+		$(BIN)/python -m pip install --quiet --group dev; \
+	else \
+		$(BIN)/python scripts/group.py dev | xargs $(BIN)/python -m pip install --quiet; \
+	fi
+	touch $(DEV_STAMP)
+
+serve-env: $(RUN_STAMP)
+
+dev-env: $(DEV_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/talespin serve --host $(HOST) --port $(PORT)
 
 browser-deps:
 	@sh scripts/ensure-chromium.sh
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src
 
-unit: $(STAMP) browser-deps
+unit: $(DEV_STAMP) browser-deps
 	$(BIN)/python -m pytest
 
 test: lint typecheck unit
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) site .mypy_cache .ruff_cache .pytest_cache .hypothesis

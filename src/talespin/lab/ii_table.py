@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..dice.fast import exploding_die_array, pool_total_array, sum_arrays
+from ..extras import require
 from ..systems.inciting_incident import Rules, default_rules, final_d6, roll_chances
 from ..text import percent
 
@@ -97,8 +98,7 @@ def fast_grid(
 
 def plot_grid(grid: OddsGrid, path: str | Path) -> Path:
     """Draw the grid as a heatmap with the percentages in the cells; the suffix picks PNG or SVG."""
-    import matplotlib  # noqa: PLC0415 -- loaded only when a plot is drawn (slow import)
-
+    matplotlib = require("matplotlib")  # loaded only when a plot is drawn (slow import; the [plot] extra)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415 -- after choosing the Agg backend
 

@@ -16,6 +16,7 @@ from sqlalchemy import Engine, create_engine, event, insert, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from ..extras import require
 from .batch import GroupCommit
 from .migrate import upgrade
 from .port import CampaignRecord, NewEvent, PlayerRecord, StoredEvent, UnknownCampaign, VersionConflict
@@ -70,6 +71,8 @@ class SqlStore:
             self.engine = _sqlite_engine(full_url)
             self._group = GroupCommit(self.engine)
         else:
+            if full_url.startswith("postgresql+psycopg"):
+                require("psycopg")  # the [postgres] extra: a clear message rather than SQLAlchemy's
             connect_args: dict[str, Any] = {}
             if schema is not None:
                 if not _SCHEMA_NAME.match(schema):

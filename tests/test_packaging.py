@@ -1,0 +1,59 @@
+"""What `pip install talespin` brings: lean dependencies, extras that say what is missing, lazy layers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import talespin
+from talespin.extras import MissingExtra, require
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_subpackages_are_attributes() -> None:
+    """`import talespin; talespin.dice` works for every layer, loaded on first use."""
+    for name in talespin.SUBPACKAGES:
+        assert getattr(talespin, name).__name__ == f"talespin.{name}"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = talespin.nothing  # type: ignore[attr-defined]
+
+
+def test_base_install_leaves_heavy_and_developer_tools_out() -> None:
+    """PostgreSQL and plots are extras, developer tools dependency groups; WebSockets are in the base."""
+    project = PYPROJECT["project"]
+    base = " ".join(project["dependencies"]).lower()
+    assert "websockets" in base and "uvicorn" in base
+    for heavy in ("psycopg", "matplotlib", "pytest", "mypy", "ruff", "playwright"):
+        assert heavy not in base, heavy
+    assert set(project["optional-dependencies"]) == {"postgres", "plot"}
+    assert project["license"] == "MIT" and (ROOT / "LICENSE").is_file()
+    assert project["dynamic"] == ["version"]
+
+
+def test_group_script_expands_included_groups() -> None:
+    """scripts/group.py lists the `dev` group with its included groups, for pips without --group."""
+    script = str(ROOT / "scripts" / "group.py")
+    out = subprocess.run([sys.executable, script, "dev"], capture_output=True, text=True, check=True)
+    listed = out.stdout.split()
+    assert "pytest>=8" in listed and "ruff>=0.5" in listed
+
+
+def test_missing_extra_names_the_extra() -> None:
+    """A missing optional package is an error naming the extra to install."""
+    error = MissingExtra("psycopg")
+    assert "pip install 'talespin[postgres]'" in str(error)
+    assert require("matplotlib").__name__ == "matplotlib"
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    """`python -m talespin` is the same command line as the script."""
+    command = [sys.executable, "-m", "talespin", "--help"]
+    done = subprocess.run(command, check=False, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "roll" in done.stdout
