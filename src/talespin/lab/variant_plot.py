@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..extras import require
 from .variants import VariantComparison
 
 __all__ = ["plot_comparison"]
@@ -12,8 +13,7 @@ __all__ = ["plot_comparison"]
 
 def plot_comparison(cmp: VariantComparison, path: str | Path) -> Path:
     """Draw one difference heatmap per variant after the first; the suffix picks PNG or SVG."""
-    import matplotlib  # noqa: PLC0415 -- loaded only when a plot is drawn (slow import)
-
+    matplotlib = require("matplotlib")  # loaded only when a plot is drawn (slow import; the [plot] extra)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415 -- after choosing the Agg backend
 
