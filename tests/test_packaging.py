@@ -57,3 +57,14 @@ def test_python_dash_m_runs_the_cli() -> None:
     done = subprocess.run(command, check=False, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "roll" in done.stdout
+
+
+def test_version_help_and_completion_options() -> None:
+    """`talespin --version` prints the package version; `-h` is help; completion can be installed."""
+    command = [sys.executable, "-m", "talespin"]
+    done = subprocess.run([*command, "--version"], check=False, capture_output=True, text=True)
+    assert done.stdout.strip() == f"talespin {talespin.__version__}"
+    helped = subprocess.run([*command, "ii", "-h"], check=False, capture_output=True, text=True)
+    assert helped.returncode == 0 and "odds" in helped.stdout
+    root = subprocess.run([*command, "-h"], check=False, capture_output=True, text=True)
+    assert "--install-completion" in root.stdout

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -23,9 +24,30 @@ app = typer.Typer(
     name="talespin",
     help="Rules engines, exact odds and a live game table for Inciting Incident and Ascend.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__  # noqa: PLC0415 - only for --version
+
+        typer.echo(f"talespin {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Rules engines, exact odds and a live game table for Inciting Incident and Ascend."""
+
+
 dice_commands.register(app)
 app.add_typer(ii_commands.app, name="ii")
 app.add_typer(ascend_commands.app, name="ascend")
