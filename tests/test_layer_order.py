@@ -52,7 +52,7 @@ def layer_breaches(root: Path = SRC) -> list[str]:
         own = path.relative_to(root).parts[0].removesuffix(".py")
         if own not in LAYER:
             continue
-        for target in imported_modules(path, root):
+        for target in sorted(imported_modules(path, root)):
             top = target.split(".")[0]
             if top in LAYER and LAYER[top] > LAYER[own] and not _is_port(target):
                 breaches.append(f"{path.relative_to(root)} -> {target}")
