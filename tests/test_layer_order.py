@@ -9,7 +9,18 @@ import talespin
 
 SRC = Path(talespin.__file__).resolve().parent
 
-LAYER = {"dice": 0, "text": 0, "systems": 1, "table": 2, "cli": 3, "web": 3, "store": 3, "lab": 3}
+LAYER = {
+    "dice": 0,
+    "text": 0,
+    "extras": 0,
+    "systems": 1,
+    "table": 2,
+    "cli": 3,
+    "web": 3,
+    "store": 3,
+    "lab": 3,
+    "__main__": 3,
+}
 """How deep each top-level package sits; a module may import only from its own depth or shallower ones."""
 
 PORTS = {"store.port"}
