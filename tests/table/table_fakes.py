@@ -74,5 +74,15 @@ class MemoryStore:
     def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
         return [e for e in self._events.get(campaign_id, []) if e.version > after]
 
+    def head(self, campaign_id: str) -> int:
+        return len(self._events.get(campaign_id, []))
+
+    @property
+    def kind(self) -> str:
+        return "memory"
+
+    def changes(self) -> None:
+        return None
+
     def close(self) -> None:
         pass

@@ -29,7 +29,7 @@ def _error(response: Any, status: int) -> dict[str, Any]:
 
 def test_health_and_systems(client: TestClient) -> None:
     """GET /api/health answers ok; GET /api/systems lists both systems."""
-    assert client.get("/api/health").json() == {"status": "ok"}
+    assert client.get("/api/health").json() == {"status": "ok", "store": "sqlite", "listen": "none"}
     assert client.get("/api/systems").json()["systems"] == ["ascend", "inciting-incident"]
 
 
@@ -320,7 +320,8 @@ def test_serve_prints_its_url_and_serves_the_pages(tmp_path: Path) -> None:
     try:
         page = httpx.get(f"{server.url}/", timeout=5)
         assert page.status_code == 200 and "html" in page.headers["content-type"]
-        assert httpx.get(f"{server.url}/api/health", timeout=5).json() == {"status": "ok"}
+        health = {"status": "ok", "store": "sqlite", "listen": "none"}
+        assert httpx.get(f"{server.url}/api/health", timeout=5).json() == health
     finally:
         server.stop()
     assert f"http://127.0.0.1:{server.port}/" in server.output

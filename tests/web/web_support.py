@@ -84,29 +84,46 @@ class Campaign:
 
 
 class ServerProcess:
-    """`talespin serve` as a child process; started and waited for with bounded timeouts."""
+    """`talespin serve` as a child process; started and waited for with bounded timeouts.
 
-    def __init__(self, db: Path, port: int) -> None:
+    ``db`` is a SQLite file, or a store URL as ``--db`` takes it (``postgresql://…``, with ``schema``);
+    ``extra`` adds options such as ``--workers``.
+    """
+
+    def __init__(
+        self, db: Path | str, port: int, *, schema: str | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
         self.port = port
+        self.schema = schema
+        self.extra = extra
         self.url = f"http://127.0.0.1:{port}"
+        self.ws = f"ws://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.output = ""
 
-    def start(self, timeout: float = 30.0) -> None:
-        """Start the server and wait until /api/health answers."""
+    @property
+    def store_url(self) -> str:
+        """The ``--db`` value of this server."""
+        return f"sqlite:///{self.db}" if isinstance(self.db, Path) else self.db
+
+    def launch(self) -> None:
+        """Start the server process without waiting for it (see :meth:`wait_ready`)."""
         script = Path(sys.executable).with_name("talespin")
         command = (
             [str(script)]
             if script.exists()
             else [sys.executable, "-c", "from talespin.cli import main; main()"]
         )
+        schema = ["--schema", self.schema] if self.schema else []
         self.process = subprocess.Popen(
             [
                 *command,
                 "serve",
                 "--db",
-                f"sqlite:///{self.db}",
+                self.store_url,
+                *schema,
+                *self.extra,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -116,6 +133,10 @@ class ServerProcess:
             stderr=subprocess.STDOUT,
             env={**os.environ, "COLUMNS": "200"},
         )
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until /api/health answers 200 (with PostgreSQL: once the LISTEN link is up)."""
+        assert self.process is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -128,6 +149,11 @@ class ServerProcess:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("the server did not answer /api/health in time")
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the server and wait until /api/health answers."""
+        self.launch()
+        self.wait_ready(timeout)
 
     def kill(self) -> None:
         """SIGKILL the server: no clean shutdown at all."""

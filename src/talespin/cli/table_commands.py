@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,29 +24,60 @@ def serve(
     ),
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(help="Server processes sharing the port (more than 1 needs PostgreSQL).", min=1, max=64),
+    ] = 1,
+    schema: Annotated[
+        str | None, typer.Option(help="PostgreSQL schema for the tables (created if missing).")
+    ] = None,
 ) -> None:
     """Run the game table: the HTTP API, live updates and the browser pages."""
     import uvicorn  # noqa: PLC0415 - the server loads only for this command
     from sqlalchemy.exc import SQLAlchemyError  # noqa: PLC0415
 
-    from ..web import create_app  # noqa: PLC0415
+    from ..store import open_store  # noqa: PLC0415
+    from ..web import create_app, served  # noqa: PLC0415
 
+    if workers > 1 and served.is_sqlite(db):
+        fail(
+            "single_process_store",
+            f"--workers {workers} needs PostgreSQL: a SQLite file serves one process, and live updates "
+            "would reach only the clients of the process that made them; use --db postgresql://…",
+            as_json=False,
+        )
     try:
-        app = create_app(db)
+        claim = served.claim_sqlite(db)  # held while this process lives
+        if workers == 1:
+            app = create_app(db, schema=schema)
+        else:
+            open_store(db, schema=schema).close()  # migrate once, and report a bad URL here, not N times
+    except served.SingleProcessStore as error:
+        fail("single_process_store", str(error), as_json=False)
     except (SQLAlchemyError, OSError, ValueError) as error:
         fail("bad_store", f"cannot open the store {db!r}: {error}", as_json=False)
     shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    processes = "" if workers == 1 else f", {workers} processes"
     console.print(
-        f"[bold]talespin table[/] on [bold cyan]http://{shown}:{port}/[/]  (store: {db})",
+        f"[bold]talespin table[/] on [bold cyan]http://{shown}:{port}/[/]  (store: {db}{processes})",
         highlight=False,
         soft_wrap=True,
     )
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False}
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        if workers == 1:
+            uvicorn.run(app, **options)
+        else:
+            os.environ[served.DB_VARIABLE] = db
+            os.environ[served.SCHEMA_VARIABLE] = schema or ""
+            uvicorn.run("talespin.web.served:worker_app", factory=True, workers=workers, **options)
     except SystemExit as stopped:  # uvicorn exits 1 or 3 when it cannot listen
         if stopped.code not in (0, None):
             fail("cannot_listen", f"cannot listen on {host}:{port} (the server's reason is above)", False)
         raise
+    finally:
+        if claim is not None:
+            claim.close()
 
 
 def _render(report: dict[str, Any]) -> None:

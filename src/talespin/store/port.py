@@ -8,17 +8,25 @@ A campaign's log is a sequence of events numbered 1, 2, 3, … (its *version* is
 Appending names the version it expects to extend; the database's uniqueness of ``(campaign, version)``
 refuses a second writer of the same number, even from another process, and the adapter reports it as
 :class:`VersionConflict` with nothing written.
+
+Several processes may share one store. :meth:`EventStore.head` is the cheap check of a campaign's latest
+committed version (one index lookup), so a process can tell whether its cached copy is behind; a store that
+can announce commits (PostgreSQL's LISTEN/NOTIFY) also offers a :class:`ChangeFeed`, so a process learns of
+another's commits as they happen instead of on its next read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 __all__ = [
     "CampaignRecord",
+    "ChangeFeed",
+    "ChangeHandler",
     "EventStore",
+    "LinkHandler",
     "NewEvent",
     "PlayerRecord",
     "StoreError",
@@ -102,6 +110,35 @@ class StoredEvent:
     at: str
 
 
+ChangeHandler = Callable[[str, int], None]
+"""Told a campaign id and the version it has reached, after another process (or this one) committed."""
+
+LinkHandler = Callable[[bool], None]
+"""Told ``True`` when the feed's link is up (after every reconnection), ``False`` when it is lost."""
+
+
+class ChangeFeed(Protocol):
+    """Announcements of committed appends, from every process that writes to the same store.
+
+    Announcements are hints, never the record: a handler reads the events themselves from the store. While
+    the link is down nothing is announced, so :data:`LinkHandler` is told ``True`` after each (re)connection,
+    and that is when a process catches every campaign it holds up from the store.
+    """
+
+    @property
+    def linked(self) -> bool:
+        """Whether the feed is listening right now."""
+        ...
+
+    def start(self, on_change: ChangeHandler, on_link: LinkHandler) -> None:
+        """Listen on a thread of the feed's own until :meth:`stop`, reconnecting when the link is lost."""
+        ...
+
+    def stop(self) -> None:
+        """Stop listening and close the link."""
+        ...
+
+
 class EventStore(Protocol):
     """A durable home for campaigns, their players and their append-only event logs."""
 
@@ -140,6 +177,19 @@ class EventStore(Protocol):
 
     def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
         """The events of a campaign with a version greater than ``after``, in order."""
+        ...
+
+    def head(self, campaign_id: str) -> int:
+        """The latest committed version of a campaign (0 when it has no event): the cheap staleness check."""
+        ...
+
+    @property
+    def kind(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``: what ``/api/health`` reports."""
+        ...
+
+    def changes(self) -> ChangeFeed | None:
+        """A feed of other processes' commits, or ``None`` when this kind of store cannot announce them."""
         ...
 
     def close(self) -> None:

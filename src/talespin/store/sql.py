@@ -4,6 +4,10 @@ SQLite runs in WAL mode with ``synchronous=FULL``, so an acknowledged append sur
 or the machine, and every write transaction starts with ``BEGIN IMMEDIATE`` so concurrent writers queue for
 the lock instead of failing half-way. Both databases enforce the primary key ``(campaign_id, version)``:
 a second writer of the same version gets :class:`~.port.VersionConflict` and nothing is written.
+
+On PostgreSQL every append also announces itself with ``NOTIFY`` inside its own transaction, and
+:meth:`SqlStore.changes` hands out the LISTEN side (:mod:`.notify`); SQLite has no such machinery, so its
+processes rely on :meth:`SqlStore.head`, the cheap check of a campaign's latest version.
 """
 
 from __future__ import annotations
@@ -12,14 +16,23 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, insert, select, text
+from sqlalchemy import Engine, create_engine, event, func, insert, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..extras import require
 from .batch import GroupCommit
 from .migrate import upgrade
-from .port import CampaignRecord, NewEvent, PlayerRecord, StoredEvent, UnknownCampaign, VersionConflict
+from .notify import PostgresFeed, announce, channel_for
+from .port import (
+    CampaignRecord,
+    ChangeFeed,
+    NewEvent,
+    PlayerRecord,
+    StoredEvent,
+    UnknownCampaign,
+    VersionConflict,
+)
 from .schema import campaigns, events, players
 
 __all__ = ["SqlStore", "engine_url"]
@@ -67,6 +80,7 @@ class SqlStore:
         # SQLite has one writer at a time: this process's writers share commits (batch.py) rather than
         # queue in SQLite's busy handler, which sleeps and retries; other processes meet the database's lock.
         self._group: GroupCommit | None = None
+        self._channel: str | None = None
         if full_url.startswith("sqlite"):
             self.engine = _sqlite_engine(full_url)
             self._group = GroupCommit(self.engine)
@@ -79,10 +93,15 @@ class SqlStore:
                     raise ValueError(f"schema must be lower-case letters, digits and _, got {schema!r}")
                 connect_args["options"] = f"-csearch_path={schema}"
             self.engine = create_engine(full_url, connect_args=connect_args, pool_size=10, max_overflow=20)
-            if schema is not None:
-                with self.engine.begin() as connection:
-                    connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+            self._channel = channel_for(schema)
         with self.engine.begin() as connection:
+            if self._channel is not None:
+                # processes starting together migrate one at a time; the lock ends with the transaction
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": self._channel}
+                )
+                if schema is not None:
+                    connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
             upgrade(connection)
 
     def _write(self, campaign_id: str, expected_version: int, work: Callable[[Connection], T]) -> T:
@@ -168,6 +187,8 @@ class SqlStore:
             StoredEvent(campaign_id, after + i, e.type, dict(e.data), e.visibility, e.actor, at)
             for i, e in enumerate(new, start=1)
         ]
+        if self._channel is not None:
+            announce(connection, self._channel, campaign_id, stored[-1].version)
         connection.execute(
             insert(events),
             [
@@ -234,6 +255,24 @@ class SqlStore:
                 )
                 for row in connection.execute(query)
             ]
+
+    def head(self, campaign_id: str) -> int:
+        """The latest committed version of a campaign (0 when it has none): one primary-key index lookup."""
+        query = select(func.max(events.c.version)).where(events.c.campaign_id == campaign_id)
+        with self.engine.connect() as connection:
+            return int(connection.execute(query).scalar() or 0)
+
+    @property
+    def kind(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return "sqlite" if self._channel is None else "postgresql"
+
+    def changes(self) -> ChangeFeed | None:
+        """On PostgreSQL a new LISTEN feed of this store's channel (not started); on SQLite ``None``."""
+        if self._channel is None:
+            return None
+        conninfo = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        return PostgresFeed(conninfo, self._channel)
 
     def drop_schema(self) -> None:
         """Drop this store's PostgreSQL schema and everything in it (tests clean up with it)."""

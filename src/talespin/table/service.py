@@ -6,7 +6,18 @@ date event by event, so a command costs one decision and one append, not a repla
 are serialised by a lock; across processes the store's unique ``(campaign, version)`` decides, and a loser
 catches up from the store before reporting the conflict.
 
-Listeners (the WebSocket hub) are told of every appended event, in order, from inside the campaign's lock.
+Several processes may serve one store, so the cached ledger is never trusted to be the newest:
+- a read (state, events, export, odds, a WebSocket's backlog) first asks the store for the campaign's head
+  version (:meth:`TableService.refresh`, one index lookup) and catches up when the cache is behind;
+- a decision (a command's validation, a join's invite, a player's ownership) is made on the cached ledger at
+  version *v* and appended as *v + 1*: the store refuses it if anything was committed since, and the service
+  then catches up and decides again (a join, an invite) or answers 409 (a command, whose client chose *v*);
+- a command that expects a version newer than the cache catches up before it is judged.
+Another process's commits arrive through :meth:`TableService.follow` (the store's change feed), which catches
+the campaign up at once, so live subscribers hear of them without waiting for a read.
+
+Listeners (the WebSocket hub) are told of every event the ledger takes in, its own commits and caught-up ones
+alike, in order and each once, from inside the campaign's lock.
 """
 
 from __future__ import annotations
@@ -135,9 +146,40 @@ class TableService:
             return found
 
     def _catch_up(self, campaign: _Campaign) -> None:
-        for stored in self.store.events(campaign.record.id, after=campaign.ledger.version):
-            campaign.ledger.apply(stored)
-        campaign.players = {p.id: p for p in self.store.players(campaign.record.id)}
+        """Bring the ledger up to the store (hold ``campaign.lock``); the events it takes in are published."""
+        missed = self.store.events(campaign.record.id, after=campaign.ledger.version)
+        if not missed:
+            return
+        if any(stored.type == "PlayerJoined" for stored in missed):
+            campaign.players = {p.id: p for p in self.store.players(campaign.record.id)}
+        self._apply(campaign, missed)
+
+    def refresh(self, campaign_id: str) -> None:
+        """Catch the cached campaign up if the store holds a newer version: the cheap check of every read."""
+        campaign = self._campaign(campaign_id)
+        if self.store.head(campaign_id) > campaign.ledger.version:
+            with campaign.lock:
+                self._catch_up(campaign)
+
+    def follow(self, campaign_id: str, version: int) -> None:
+        """A commit announced by the store's change feed: catch the campaign up if it is cached and behind."""
+        with self._lock:
+            campaign = self._campaigns.get(campaign_id)
+        if campaign is not None and version > campaign.ledger.version:
+            with campaign.lock:
+                self._catch_up(campaign)
+
+    def resync(self) -> int:
+        """Catch every cached campaign up from the store (the feed reconnected); how many had moved."""
+        with self._lock:
+            cached = list(self._campaigns.values())
+        moved = 0
+        for campaign in cached:
+            with campaign.lock:
+                before = campaign.ledger.version
+                self._catch_up(campaign)
+                moved += campaign.ledger.version > before
+        return moved
 
     def _publish(self, campaign_id: str, stored: list[StoredEvent]) -> None:
         for listener in self._listeners:
@@ -189,19 +231,26 @@ class TableService:
         return token
 
     def join(self, campaign_id: str, invite_token: Any, name: Any) -> Joined:
-        """A player joins by the campaign's invite token (the newest one the GM made)."""
+        """A player joins by the campaign's invite token (the newest one the GM made, through any process).
+
+        The invite is checked on the ledger at the version the join is appended after, so a renewal
+        committed anywhere in between makes the append fail; the ledger then catches up and the invite is
+        checked again, against the renewal.
+        """
         campaign = self._campaign(campaign_id)
-        if isinstance(invite_token, str) and not token_matches(invite_token, self._invite_hash(campaign)):
-            with campaign.lock:
+        with campaign.lock:
+            if isinstance(invite_token, str) and not self._invited(campaign, invite_token):
                 self._catch_up(campaign)  # the GM may have renewed it through another process
-        if not isinstance(invite_token, str) or not token_matches(invite_token, self._invite_hash(campaign)):
-            raise Unauthorized("the invite token does not match this campaign")
+            if not isinstance(invite_token, str) or not self._invited(campaign, invite_token):
+                raise Unauthorized("the invite token does not match this campaign")
         name = _name(name, "name")
         token, at = self._new_token(), self._now()
         player = PlayerRecord(self._new_id(), campaign_id, name, hash_token(token), at)
         new = [NewEvent("PlayerJoined", {"player_id": player.id, "name": player.name})]
         with campaign.lock:
             for _ in range(5):
+                if not self._invited(campaign, invite_token):
+                    raise Unauthorized("the invite token does not match this campaign")
                 try:
                     stored = self.store.add_player(player, campaign.ledger.version, new, at)
                     break
@@ -212,6 +261,9 @@ class TableService:
             campaign.players[player.id] = player
             self._apply(campaign, stored)
         return Joined(player.id, token, stored[-1].version)
+
+    def _invited(self, campaign: _Campaign, invite_token: str) -> bool:
+        return token_matches(invite_token, self._invite_hash(campaign))
 
     def viewer(self, campaign_id: str, token: str | None) -> Viewer:
         """Who holds ``token`` in this campaign: the GM or one of its players."""
@@ -244,6 +296,8 @@ class TableService:
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             ledger = campaign.ledger
+            if expected_version > ledger.version:
+                self._catch_up(campaign)  # the client has seen a commit made through another process
             if expected_version != ledger.version:
                 raise StaleVersion(
                     f"the campaign is at version {ledger.version}, not {expected_version}",
@@ -267,13 +321,15 @@ class TableService:
         self._publish(campaign.record.id, stored)
 
     def state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:
-        """The campaign as ``viewer`` may see it, with its version."""
+        """The campaign as ``viewer`` may see it, with its version (the newest committed)."""
+        self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             return state_json(campaign.ledger, viewer)
 
     def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
-        """The events after version ``after`` that ``viewer`` may see."""
+        """The events after version ``after`` that ``viewer`` may see (up to the newest committed)."""
+        self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             ledger = campaign.ledger
@@ -283,6 +339,7 @@ class TableService:
         self, campaign_id: str, viewer: Viewer, after: int | None
     ) -> tuple[int, list[dict[str, Any]], str]:
         """The version, the events after ``after`` the viewer may see (none for ``None``), and its head."""
+        self.refresh(campaign_id)  # another process may have committed what this one has not heard of
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             ledger = campaign.ledger
@@ -314,6 +371,7 @@ class TableService:
         if not isinstance(query, Mapping):
             raise MalformedCommand('an odds query is a JSON object, e.g. {"character": "Ada"}')
         check_depth(query, what="odds query")
+        self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             system, state = campaign.ledger.system, campaign.ledger.state

@@ -1,9 +1,11 @@
 """The HTTP app: a FastAPI factory serving the table's API, its WebSocket and the browser pages.
 
 ``create_app(store_url)`` opens (and migrates) the store, rebuilds every campaign's state by replay, and
-wires the routes. Sync route functions run in the server's thread pool; the table service serialises
-commands per campaign. See ``contracts.md`` ("The game table over HTTP") for the endpoints and
-:mod:`.errors` for how every failure maps to a status code.
+wires the routes. On PostgreSQL the app also LISTENs for other processes' commits while it runs (the store's
+change feed, started and stopped with the app's lifespan), so several processes can serve one database.
+Sync route functions run in the server's thread pool; the table service serialises commands per campaign.
+See ``contracts.md`` ("The game table over HTTP") for the endpoints and :mod:`.errors` for how every
+failure maps to a status code.
 """
 
 from __future__ import annotations
@@ -57,10 +59,19 @@ def create_app(
     hub = Hub()
     service.listen(hub.publish)
     service.load_all()
+    feed = store.changes()
+
+    def on_link(up: bool) -> None:
+        if up:
+            service.resync()  # nothing was announced while the link was down: read what was missed
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if feed is not None:
+            feed.start(service.follow, on_link)
         yield
+        if feed is not None:
+            feed.stop()
         store.close()
 
     app = FastAPI(
@@ -72,10 +83,11 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.hub = hub
+    app.state.feed = feed
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=max_body)
 
-    app.include_router(api_router(service, hub))
+    app.include_router(api_router(service, hub, feed))
     app.include_router(lab_router())
     app.mount("/", StaticFiles(directory=_static_dir(), html=True), name="static")
     return app

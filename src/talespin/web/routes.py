@@ -14,6 +14,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..store.port import ChangeFeed
 from ..systems import MalformedCommand, get_system, system_names
 from ..table import TableService, Viewer, export_json, export_markdown
 from ..table.shape import check_depth
@@ -28,17 +29,24 @@ _bearer = HTTPBearer(auto_error=False, description="The GM's or a player's token
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-def api_router(service: TableService, hub: Hub) -> APIRouter:
-    """Every ``/api`` route, bound to one table service and its live hub."""
+def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) -> APIRouter:
+    """Every ``/api`` route, bound to one table service, its live hub and the store's change feed."""
     router = APIRouter()
 
     def viewer(campaign_id: str, credentials: HTTPAuthorizationCredentials | None) -> Viewer:
         return service.viewer(campaign_id, credentials.credentials if credentials else None)
 
-    @router.get("/api/health", tags=["meta"])
-    def health() -> dict[str, str]:
-        """A bare liveness check."""
-        return {"status": "ok"}
+    @router.get("/api/health", tags=["meta"], response_model=None)
+    def health() -> JSONResponse:
+        """Liveness for a load balancer: the store's kind and the LISTEN link; 503 while the link is down.
+
+        ``listen`` is ``"up"`` or ``"down"`` on PostgreSQL and ``"none"`` on SQLite (one process only).
+        Nothing here touches the database, so the check stays cheap however often a proxy asks.
+        """
+        listen = "none" if feed is None else ("up" if feed.linked else "down")
+        status = "degraded" if listen == "down" else "ok"
+        body = {"status": status, "store": service.store.kind, "listen": listen}
+        return JSONResponse(body, status_code=503 if status == "degraded" else 200)
 
     @router.get("/api/systems", tags=["meta"])
     def systems() -> dict[str, list[str]]:
@@ -101,6 +109,7 @@ def api_router(service: TableService, hub: Hub) -> APIRouter:
     ) -> JSONResponse | PlainTextResponse:
         """The whole session record as this token may see it, as JSON or Markdown."""
         who = viewer(campaign_id, credentials)
+        service.refresh(campaign_id)
         with service.locked(campaign_id):
             ledger = service.ledger(campaign_id)
             if format == "markdown":
