@@ -1,13 +1,35 @@
-"""How numbers are written for people, the same in the terminal, on plots and on pages.
+"""How numbers and quoted input are written for people, the same in the terminal, on plots and on pages.
 
-Exact values stay exact everywhere else; this module only decides how a probability reads.
+Exact values stay exact everywhere else; this module only decides how a probability reads, and how much of
+a person's input an error message quotes back.
 """
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from typing import Final
 
-__all__ = ["percent"]
+__all__ = ["EXCERPT", "UNSAFE_CHARACTERS", "excerpt", "percent"]
+
+EXCERPT: Final = 40
+"""Error messages quote at most this many characters of the input."""
+UNSAFE_CHARACTERS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters other than tab and newline, and lone surrogates: no text a person sends holds one."""
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``value`` quoted for an error message: at most ``limit`` characters, control characters escaped.
+
+    >>> excerpt("x" * 100, limit=5)
+    "'xxxxx'… (100 characters)"
+    >>> excerpt("\\ud800[/]"), excerpt(10**30)
+    ("'\\\\ud800[/]'", '1000000000000000000000000000000')
+    """
+    text = value if isinstance(value, str) else repr(value)
+    head = text[:limit]
+    shown = ascii(head) if UNSAFE_CHARACTERS.search(head) else repr(head) if isinstance(value, str) else head
+    return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
 
 
 def percent(p: Fraction | float, digits: int = 1, *, sign: bool = True) -> str:

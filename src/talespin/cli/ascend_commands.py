@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..systems.ascend import (
@@ -57,10 +58,11 @@ def hero_validate(file: Path, as_json: JsonOpt = False) -> None:
 
         def render() -> None:
             if verdict["valid"]:
-                console.print(f"[green]valid[/]: {file}")
+                console.print(f"[green]valid[/]: {escape(str(file))}", highlight=False)
             for error in verdict["errors"]:
                 where = error["path"] or "(sheet)"
-                console.print(f"[red]{error['rule']}[/] {where}: {error['message']}", highlight=False)
+                message = escape(error["message"])
+                console.print(f"[red]{error['rule']}[/] {escape(where)}: {message}", highlight=False)
 
         emit(verdict, as_json, render)
     if not verdict["valid"]:
@@ -166,7 +168,7 @@ def _roll_text(roll: dict[str, Any]) -> str:
     faces = " ".join(str(face) for face in roll["faces"]) or "no dice"
     tested = roll.get("skill") or roll.get("conviction")
     dice = f"{roll['pool']}d10 at Target {roll['target']}"
-    return f"{roll['hero']} {tested}: {dice} [{faces}] → {roll['successes']}"
+    return escape(f"{roll['hero']} {tested}: {dice} [{faces}] → {roll['successes']}")
 
 
 def _describe(result: dict[str, Any]) -> str:
@@ -175,12 +177,13 @@ def _describe(result: dict[str, Any]) -> str:
         verdict = "success" if result["success"] else "failure"
         return f"[bold]test[/] {_roll_text(result)} Successes, {verdict} (margin {result['margin']})"
     if do == "opposed_test":
-        winner = f"{result['winner']} ({result['winning_hero']}) wins"
+        winner = escape(f"{result['winner']} ({result['winning_hero']}) wins")
         again = f" after {result['rolls']} rolls" if result["rolls"] > 1 else ""
         sides = f"{_roll_text(result['attacker'])} vs {_roll_text(result['defender'])}"
         return f"[bold]opposed[/] {sides}: {winner}{again}"
     if do == "narrate":
-        return f"[bold]narrated[/] {result['hero'] or 'the Storyteller'}: {result['text']}"
+        who = escape(str(result["hero"] or "the Storyteller"))
+        return f"[bold]narrated[/] {who}: {escape(str(result['text']))}"
     state = "reached" if result["reached"] else "done" if result["done"] else "under way"
     gathered = f"{result['successes']}/{result['goal']} Successes"
     return f"[bold]{do}[/] {gathered} in {result['tests']} Test(s): {state}"

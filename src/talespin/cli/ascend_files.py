@@ -8,32 +8,16 @@ silently keep only the last value, so the reader reports every repeated key with
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .. import documents
+from ..documents import MAX_DEPTH
 from .output import BadInput
 
 __all__ = ["MAX_DEPTH", "Document", "parse_faces", "read_document"]
-
-
-class _Loader(yaml.SafeLoader):
-    """Safe YAML whose booleans are only ``true``/``false`` (YAML 1.2).
-
-    PyYAML follows YAML 1.1, where ``on``, ``off``, ``yes`` and ``no`` are booleans: the script command
-    ``{do: spend_tension, on: trigger}`` would arrive with the key ``True``. Here they stay text.
-    """
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
 
 
 class Document:
@@ -54,8 +38,7 @@ class Document:
         return self.data
 
 
-def _child(path: str, key: object) -> str:
-    return f"{path}.{key}" if path else str(key)
+_child = documents.child_path
 
 
 def _yaml_repeats(node: yaml.Node | None, path: str = "") -> list[str]:
@@ -101,54 +84,21 @@ def _json_repeats(text: str) -> tuple[Any, list[str]]:
     return data, [_child(paths.get(owner, ""), key) for owner, key in repeats]
 
 
-MAX_DEPTH = 64
-"""Mappings and lists may nest at most this deep in a sheet or script (real ones nest about 5 deep)."""
-
-
-def _too_deep(data: Any) -> bool:
-    """Whether ``data`` nests mappings and lists deeper than :data:`MAX_DEPTH` (checked without recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        if isinstance(node, dict):
-            stack.extend((value, depth + 1) for value in node.values())
-        elif isinstance(node, list):
-            stack.extend((item, depth + 1) for item in node)
-    return False
-
-
 def read_document(path: Path) -> Document:
     """A YAML or JSON file with its repeated keys, or BadInput (exit 2) when it cannot be read or parsed.
 
-    A file that is not UTF-8 text, or whose mappings and lists nest deeper than :data:`MAX_DEPTH`, is
-    refused the same way (never a traceback).
+    The reading itself, and its limits (size, nesting, aliases, texts, numbers), are
+    :func:`talespin.documents.read_document`'s: the same as the server's.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"cannot read {path}: {error.strerror or error}", code="unreadable_file") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"cannot read {path}: it is not UTF-8 text", code="unreadable_file") from None
-    too_deep = BadInput(
-        f"cannot parse {path}: mappings and lists may nest at most {MAX_DEPTH} deep", code="unparsable_file"
-    )
-    try:
-        if path.suffix.lower() == ".json":
-            document = Document(*_json_repeats(text))
-        else:
-            data = yaml.load(text, Loader=_Loader)  # a SafeLoader, with YAML 1.2 booleans
-            if _too_deep(data):
-                raise too_deep
-            document = Document(data, _yaml_repeats(yaml.compose(text, Loader=_Loader)))
-    except (yaml.YAMLError, json.JSONDecodeError) as error:
-        raise BadInput(f"cannot parse {path}: {error}", code="unparsable_file") from None
-    except RecursionError:
-        raise too_deep from None
-    if _too_deep(document.data):
-        raise too_deep
-    return document
+        text = documents.read_text(path)
+        kind: documents.Kind = "json" if path.suffix.lower() == ".json" else "yaml"
+        node, data = documents.parse_text(path, text, kind)
+        repeated = _json_repeats(text)[1] if kind == "json" else _yaml_repeats(node)
+    except documents.DocumentError as error:
+        extra = {} if error.path is None else {"path": error.path}
+        raise BadInput(error.message, code=error.code, **extra) from None
+    return Document(data, repeated)
 
 
 def parse_faces(text: str) -> list[int]:

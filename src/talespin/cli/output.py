@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..dice import DiceError
 from ..systems import RulesError
@@ -70,7 +71,7 @@ def fail(code: str, message: str, as_json: bool, **extra: Any) -> NoReturn:
     """Report bad input and exit with code 2."""
     if as_json:
         sys.stdout.write(json.dumps({"error": {"code": code, "message": message, **extra}}) + "\n")
-    error_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    error_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 

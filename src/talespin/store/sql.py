@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, func, insert, select, text
 from sqlalchemy.engine import Connection
@@ -35,7 +35,10 @@ from .port import (
 )
 from .schema import campaigns, events, players
 
-__all__ = ["SqlStore", "engine_url"]
+__all__ = ["SCHEMES", "SqlStore", "engine_url"]
+
+SCHEMES: Final = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
+"""The URL schemes a store may use (a bare path is a SQLite file)."""
 
 T = TypeVar("T")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -45,8 +48,13 @@ def engine_url(url: str) -> str:
     """The SQLAlchemy URL for a user's URL: a bare path means SQLite, ``postgresql://`` means psycopg 3."""
     if "://" not in url:
         return f"sqlite:///{url}"
-    if url.startswith(("postgresql://", "postgres://")):
-        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    scheme, rest = url.split("://", 1)
+    if scheme.lower() not in SCHEMES:
+        raise ValueError(
+            f"the scheme {scheme[:20]!r} is not supported; a store URL begins with sqlite:/// or postgresql://"
+        )
+    if scheme.lower() in {"postgresql", "postgres"}:
+        return "postgresql+psycopg://" + rest
     return url
 
 

@@ -14,14 +14,12 @@ talespin.systems.errors.MalformedCommand: the command nests more than 3 levels d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
+from ..documents import MAX_DEPTH
 from ..systems import MalformedCommand
 
 __all__ = ["MAX_DEPTH", "check_depth"]
-
-MAX_DEPTH: Final = 16
-"""The deepest nesting of objects and lists a command, odds query or sheet may have."""
 
 
 def check_depth(value: Any, *, limit: int = MAX_DEPTH, what: str = "command") -> None:

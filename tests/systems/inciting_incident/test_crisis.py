@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from talespin.systems.bounds import MAX_EVENTS_PER_COMMAND
 from talespin.systems.errors import IllegalCommand, MalformedCommand
 from talespin.systems.inciting_incident import decide
 from talespin.systems.inciting_incident.commands import MAX_WHOLE_NUMBER
@@ -149,10 +150,23 @@ def test_a_number_beyond_the_command_limit_is_refused_and_changes_nothing(
     assert state.scene.crisis == 0
 
 
-def test_the_largest_allowed_increase_fires_every_value_in_order(h: Any) -> None:
-    """The largest allowed rise past a Trigger repeating every 1 fires each value once, ascending."""
+def test_a_rise_within_the_event_cap_fires_every_value_in_order(h: Any) -> None:
+    """A rise past a Trigger repeating every 1 fires each value once, ascending, up to the event cap."""
     # rule: II-CRISIS-2 II-CRISIS-4
     state = _scene(h, {"at": 1, "every": 1, "text": "every point"})
-    state, events = h.run([{"do": "adjust_crisis", "amount": MAX_WHOLE_NUMBER}], state=state)
+    amount = MAX_EVENTS_PER_COMMAND - 1  # the CrisisRaised event and one TriggerFired per point
+    state, events = h.run([{"do": "adjust_crisis", "amount": amount}], state=state)
     fired = [e.data["value"] for e in events if e.type == "TriggerFired"]
-    assert fired == list(range(1, MAX_WHOLE_NUMBER + 1))
+    assert fired == list(range(1, amount + 1))
+
+
+def test_a_rise_causing_more_events_than_the_cap_is_refused_before_any_work(h: Any) -> None:
+    """adjust_crisis 10,000 past 50 Triggers repeating every 1 is refused with too_many_events, state kept."""
+    # rule: II-CRISIS-2
+    triggers = [{"at": 1, "every": 1, "text": f"trigger {n}"} for n in range(50)]
+    state = _scene(h, *triggers)
+    with pytest.raises(IllegalCommand) as refused:
+        decide(state, {"do": "adjust_crisis", "amount": MAX_WHOLE_NUMBER}, random.Random(1))
+    assert refused.value.code == "too_many_events"
+    assert str(MAX_EVENTS_PER_COMMAND) in refused.value.message
+    assert state.scene.crisis == 0

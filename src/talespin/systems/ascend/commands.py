@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
+from ...text import excerpt
+from ..bounds import Whole
 from ..errors import MalformedCommand
 from .rules import Narration
 from .sheet import Hero
@@ -61,8 +63,8 @@ class TestSpec(_Shape):
     hero: StrictStr | None = None
     skill: StrictStr | None = None
     conviction: StrictStr | None = None
-    difficulty: StrictInt | None = None
-    required: StrictInt | None = None
+    difficulty: Whole | None = None
+    required: Whole | None = None
     trait: ItemChoice = None
     background: ItemChoice = None
     aid: ItemChoice = None
@@ -93,8 +95,8 @@ class ExtendedTest(_Shape):
 
     do: Literal["extended_test"]
     hero: StrictStr | None = None
-    goal: StrictInt | None = None
-    limit: StrictInt | None = None
+    goal: Whole | None = None
+    limit: Whole | None = None
     steps: list[TestSpec] = Field(default_factory=list)
     visibility: Visibility = "public"
 
@@ -213,7 +215,7 @@ def _describe(item: Mapping[str, Any]) -> tuple[str, str]:
         return loc, f"unknown key {loc!r}"
     if item["type"] == "missing":
         return loc, f"{loc!r} is required"
-    return loc, f"{loc}: {item['msg']} (got {item.get('input')!r})"
+    return loc, f"{loc}: {item['msg']} (got {excerpt(item.get('input'))})"
 
 
 def parse_command(raw: Any) -> AnyCommand:

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
+from ..bounds import Whole
 from ..errors import IllegalCommand, MalformedCommand
 from .advice import advise
 from .odds import extended_odds, opposed_odds, test_odds
@@ -37,19 +38,19 @@ class AdviceQuery(_Query):
     hero: StrictStr
     skill: StrictStr | None = None
     conviction: StrictStr | None = None
-    difficulty: StrictInt | None = None
-    required: StrictInt | None = None
+    difficulty: Whole | None = None
+    required: Whole | None = None
     narration: Narration = "none"
-    limit: StrictInt | None = Field(default=None, ge=1)
+    limit: Whole | None = Field(default=None, ge=1)
     distinct: bool = False
 
 
 class Side(_Query):
     """A Test by its numbers: rating, Difficulty and pool size."""
 
-    rating: StrictInt
-    difficulty: StrictInt = 0
-    pool: StrictInt = Field(ge=0)
+    rating: Whole
+    difficulty: Whole = 0
+    pool: Whole = Field(ge=0)
 
     @property
     def target(self) -> int:
@@ -61,7 +62,7 @@ class TestQuery(Side):
     """AS-ODDS-1 for a Test by its numbers."""
 
     kind: Literal["test"]
-    required: StrictInt | None = Field(default=None, ge=1)
+    required: Whole | None = Field(default=None, ge=1)
 
 
 class OpposedQuery(_Query):
@@ -76,8 +77,8 @@ class ExtendedQuery(Side):
     """AS-ODDS-2 for an extended Test of equal steps."""
 
     kind: Literal["extended"]
-    goal: StrictInt = Field(ge=1)
-    limit: StrictInt | None = Field(default=None, ge=1)
+    goal: Whole = Field(ge=1)
+    limit: Whole | None = Field(default=None, ge=1)
 
 
 _QUERIES: dict[str, type[_Query]] = {

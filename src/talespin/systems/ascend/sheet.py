@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..bounds import Whole
 from ..errors import MalformedCommand
 from .rule_ids import HERO_1, HERO_2
 from .rules import Rules, default_rules
@@ -49,7 +50,7 @@ ITEM_KIND: Final = {"traits": "trait", "backgrounds": "background", "aids": "aid
 Issue = dict[str, str]
 """One broken rule: ``{"rule": "AS-HERO-2", "path": "traits.Agility", "message": "…"}``."""
 
-Ratings = Annotated[dict[str, StrictInt], Field(default_factory=dict)]
+Ratings = Annotated[dict[str, Whole], Field(default_factory=dict)]
 
 
 class Hero(BaseModel):

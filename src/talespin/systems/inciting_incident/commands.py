@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ...text import excerpt
+from ..bounds import MAX_WHOLE_NUMBER
 from ..errors import MalformedCommand
 from ..protocol import Command
 
@@ -32,13 +34,6 @@ ROLL_KEYS = frozenset(
 )
 """The options every roll command takes."""
 
-MAX_WHOLE_NUMBER = 10_000
-"""The largest whole number a command may carry (an amount, a threshold, an Obstruction, a count).
-
-A limit on input, not a rule: it keeps one command from asking for unbounded work (a Crisis increase of
-10¹² past a Trigger repeating every 1 would otherwise fire 10¹² times and never answer).
-"""
-
 
 def check_keys(command: Command, allowed: Iterable[str]) -> None:
     """Refuse a key the command does not know (a typo would otherwise be silently ignored)."""
@@ -54,7 +49,8 @@ def check_keys(command: Command, allowed: Iterable[str]) -> None:
 
 def _fail(command: Command, key: str, expected: str, value: Any) -> MalformedCommand:
     what = command.get("do") or "odds query"
-    return MalformedCommand(f"{what}: {key} must be {expected}, got {value!r}", code="bad_field", path=key)
+    message = f"{what}: {key} must be {expected}, got {excerpt(value)}"
+    return MalformedCommand(message, code="bad_field", path=key)
 
 
 def req_int(command: Command, key: str, *, minimum: int | None = None, rule: str | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bounds import MAX_EVENTS_PER_COMMAND, too_many_events
 from ..errors import IllegalCommand
 from ..protocol import Event, Visibility
 from . import rule_ids as ids
@@ -62,6 +63,8 @@ class Draft:
 
     def emit(self, type_: str, data: dict[str, Any], visibility: Visibility | None = None) -> None:
         """Add one event and apply it to the draft state."""
+        if len(self.events) >= MAX_EVENTS_PER_COMMAND:
+            raise too_many_events()
         event = Event(type_, data, visibility or self.visibility)
         self.state = evolve(self.state, event)
         self.events.append(event)
@@ -80,6 +83,8 @@ class Draft:
             for value in trigger_values(trigger, old, new):
                 if not (self.rules.crisis.once_per_value and value in trigger.fired):
                     due.append((value, trigger.id, trigger))
+            if len(self.events) + len(due) > MAX_EVENTS_PER_COMMAND:
+                raise too_many_events()  # before building and applying any of them
         for value, _, trigger in sorted(due, key=lambda item: (item[0], item[1])):
             data = {
                 "trigger": trigger.id,

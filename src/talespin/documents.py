@@ -1,0 +1,301 @@
+"""The one reader of YAML and JSON documents (sheets, scripts, variants), with one set of limits.
+
+Everything a person hands the program as a document goes through here: the CLI reads sheets and scripts
+with :func:`read_document`, and the server checks every JSON body and WebSocket message with
+:func:`parse_document` and :func:`check_value`. The limits hold for both, so a file refused by ``talespin
+ii play`` is refused over HTTP too, and every refusal costs bounded work (no input makes the reader run
+for more than a moment or hold more than a few megabytes):
+
+* a file holds at most :data:`MAX_BYTES` bytes (reading stops there: ``/dev/zero`` is refused at once);
+* mappings and lists nest at most :data:`MAX_DEPTH` deep;
+* a YAML file uses at most :data:`MAX_ALIASES` aliases (``*name``) and expands to at most
+  :data:`MAX_NODES` values, counted while it is composed (a "billion laughs" file is refused, not built);
+* every text is valid Unicode (no lone surrogates) without control characters other than newline and tab,
+  at most :data:`MAX_TEXT` characters long;
+* every whole number lies within ±:data:`MAX_WHOLE_NUMBER`, and no number is infinite or NaN.
+
+A refusal is a :class:`DocumentError` naming the path of the offending value (``sheet.talents[0].name``);
+its message quotes at most :data:`EXCERPT` characters of the input, escaped.
+
+>>> parse_document('{"name": "Ada", "abilities": {"fortitude": 3}}', "json")
+{'name': 'Ada', 'abilities': {'fortitude': 3}}
+>>> check_value({"text": "a\\x00b"})
+Traceback (most recent call last):
+...
+talespin.documents.DocumentError: text: 'a\\x00b' holds U+0000, a control character: texts may hold \
+newlines and tabs but no other control characters
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import yaml
+
+from .systems.bounds import MAX_WHOLE_NUMBER
+from .text import EXCERPT, UNSAFE_CHARACTERS, excerpt
+
+__all__ = [
+    "EXCERPT",
+    "MAX_ALIASES",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_TEXT",
+    "MAX_WHOLE_NUMBER",
+    "DocumentError",
+    "Kind",
+    "check_value",
+    "child_path",
+    "excerpt",
+    "load_yaml",
+    "parse_document",
+    "parse_text",
+    "parse_with_node",
+    "read_document",
+    "read_text",
+]
+
+MAX_BYTES: Final = 64 * 1024
+"""The largest sheet, script or variant file, in bytes: the HTTP body limit too (real ones: a few KiB)."""
+MAX_DEPTH: Final = 16
+"""The deepest nesting of mappings and lists in a document, command, odds query or sheet (real ones: 6)."""
+MAX_ALIASES: Final = 64
+"""The most aliases (``*name``) one YAML file may use."""
+MAX_NODES: Final = 20_000
+"""The most values (texts, numbers, mappings, lists) a YAML file may expand to, aliases included."""
+MAX_TEXT: Final = 4000
+"""The longest text in a document, in characters (a note's limit too)."""
+Kind = Literal["yaml", "json"]
+
+
+class DocumentError(ValueError):
+    """A document, or a value in one, refused: a stable ``code``, the ``path`` of the value, a message."""
+
+    def __init__(self, message: str, *, code: str = "bad_document", path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.path = path
+
+
+def child_path(path: str, key: object) -> str:
+    """The path of ``key`` inside the mapping at ``path``: ``sheet.name``, or ``name`` at the top."""
+    return f"{path}.{key}" if path else str(key)
+
+
+def _text_problem(text: str) -> str | None:
+    if len(text) > MAX_TEXT:
+        return f"is {len(text)} characters long; a text may be at most {MAX_TEXT}"
+    bad = UNSAFE_CHARACTERS.search(text)
+    if bad is None:
+        return None
+    code = f"U+{ord(bad.group()):04X}"
+    if "\ud800" <= bad.group() <= "\udfff":
+        return f"holds {code}, a lone surrogate: texts must be valid Unicode"
+    return (
+        f"holds {code}, a control character: texts may hold newlines and tabs but no other control characters"
+    )
+
+
+def _number_problem(value: int | float) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "is not a finite number"
+    if abs(value) > MAX_WHOLE_NUMBER:
+        return f"must be a whole number between -{MAX_WHOLE_NUMBER} and {MAX_WHOLE_NUMBER}"
+    return None
+
+
+def check_value(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> None:
+    """Refuse ``value`` with :class:`DocumentError` unless every text, number and nesting is within limits.
+
+    Mapping keys are texts like any other. The walk keeps its own stack (no recursion), and a document
+    past the nesting limit is refused before its deeper levels are looked at.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack:
+        item, here, depth = stack.pop()
+        problem: str | None = None
+        code = ""
+        shown = here or "the document"
+        if isinstance(item, str):
+            problem = _text_problem(item)
+            shown = f"{shown}: {excerpt(item)}"
+            code = "bad_text"
+        elif isinstance(item, int | float):
+            problem = _number_problem(item)
+            shown = f"{shown}: {excerpt(item)}"
+            code = "out_of_range"
+        elif isinstance(item, Mapping | list | tuple):
+            if depth >= limit:
+                problem, code = f"nests more than {limit} levels deep", "too_deep"
+            elif isinstance(item, Mapping):
+                for key, child in item.items():
+                    key_path = child_path(here, key)
+                    stack.append((child, key_path, depth + 1))
+                    if isinstance(key, str):
+                        stack.append((key, key_path, depth + 1))
+            else:
+                stack.extend((child, f"{here}[{index}]", depth + 1) for index, child in enumerate(item))
+        if problem is not None:
+            raise DocumentError(f"{shown} {problem}", code=code, path=here or None)
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML with YAML 1.2 booleans, composed within the alias, expansion and nesting budgets.
+
+    PyYAML follows YAML 1.1, where ``on``, ``off``, ``yes`` and ``no`` are booleans: the script command
+    ``{do: spend_tension, on: trigger}`` would arrive with the key ``True``. Here they stay text.
+
+    While composing, each node's expanded size (itself and everything under it, an alias counting as
+    the whole of its anchor) is kept, so a file whose aliases would expand past :data:`MAX_NODES` is
+    refused before anything is constructed from it.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._aliases = 0
+        self._sizes: dict[int, int] = {}
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise DocumentError(f"uses more than {MAX_ALIASES} aliases (*name)", code="too_many_aliases")
+        elif self._depth >= MAX_DEPTH:
+            raise DocumentError(f"nests more than {MAX_DEPTH} levels deep", code="too_deep")
+        self._depth += 1
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if node is not None and id(node) not in self._sizes:
+            self._sizes[id(node)] = self._size(node)
+        return node
+
+    def _size(self, node: yaml.Node) -> int:
+        if isinstance(node, yaml.MappingNode):
+            parts = [part for pair in node.value for part in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            parts = list(node.value)
+        else:
+            return 1
+        size = 1 + sum(self._sizes.get(id(part), 1) for part in parts)
+        if size > MAX_NODES:
+            raise DocumentError(
+                f"expands to more than {MAX_NODES} values (aliases count in full)", code="too_large"
+            )
+        return size
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+def load_yaml(text: str) -> tuple[yaml.Node | None, Any]:
+    """The node tree and the data of a YAML text, composed once within the budgets (unchecked values).
+
+    The node tree keeps what the data loses (key order, repeated keys) for readers that report them.
+    """
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        return node, (None if node is None else loader.construct_document(node))
+    finally:
+        loader.dispose()
+
+
+def _refuse_constant(name: str) -> float:
+    raise DocumentError(f"{name} is not a number a document may hold", code="out_of_range")
+
+
+def parse_document(text: str, kind: Kind, **json_options: Any) -> Any:
+    """The data of a YAML or JSON text, checked by :func:`check_value`; :class:`DocumentError` otherwise.
+
+    ``json_options`` go to :func:`json.loads` (an ``object_pairs_hook``, to see repeated keys).
+    """
+    return parse_with_node(text, kind, **json_options)[1]
+
+
+def parse_with_node(text: str, kind: Kind, **json_options: Any) -> tuple[yaml.Node | None, Any]:
+    """:func:`parse_document`, with the YAML node tree (``None`` for JSON) for readers of key order."""
+    node: yaml.Node | None = None
+    try:
+        if kind == "json":
+            data = json.loads(text, parse_constant=_refuse_constant, **json_options)
+        else:
+            node, data = load_yaml(text)
+    except DocumentError:
+        raise
+    except yaml.YAMLError as error:
+        raise DocumentError(f"is not valid YAML: {_short(error)}", code="unparsable_file") from None
+    except RecursionError:
+        raise DocumentError(f"nests more than {MAX_DEPTH} levels deep", code="too_deep") from None
+    except ValueError as error:  # bad JSON, or a number with more digits than Python will read
+        if "integer string conversion" in str(error):
+            message = (
+                f"holds a number thousands of digits long; whole numbers lie between -{MAX_WHOLE_NUMBER} "
+                f"and {MAX_WHOLE_NUMBER}"
+            )
+            raise DocumentError(message, code="out_of_range") from None
+        raise DocumentError(f"is not valid {kind.upper()}: {_short(error)}", code="unparsable_file") from None
+    check_value(data)
+    return node, data
+
+
+def _short(error: Exception) -> str:
+    text = str(error)
+    return text if len(text) <= 300 else f"{text[:300]}…"
+
+
+def read_text(path: Path) -> str:
+    """The text of a file of at most :data:`MAX_BYTES` bytes of UTF-8 (reading stops past the limit)."""
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or error
+        raise DocumentError(f"cannot read {path}: {reason}", code="unreadable_file") from None
+    if len(raw) > MAX_BYTES:
+        raise DocumentError(
+            f"cannot read {path}: it is larger than {MAX_BYTES // 1024} KiB, the limit for a document",
+            code="unreadable_file",
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DocumentError(f"cannot read {path}: it is not UTF-8 text", code="unreadable_file") from None
+    return text
+
+
+def read_document(path: Path, kind: Kind | None = None) -> Any:
+    """The data of a YAML or JSON file (JSON when it ends in ``.json``), within every limit.
+
+    Reading stops after :data:`MAX_BYTES` bytes; a file that is larger, is not UTF-8 text, or breaks a
+    limit is refused with :class:`DocumentError` whose message begins with the file's name.
+    """
+    text = read_text(path)
+    kind = kind or ("json" if path.suffix.lower() == ".json" else "yaml")
+    return parse_text(path, text, kind)[1]
+
+
+def parse_text(path: Path, text: str, kind: Kind) -> tuple[yaml.Node | None, Any]:
+    """:func:`parse_with_node` for the text of ``path``: a refusal's message begins with the file's name."""
+    try:
+        return parse_with_node(text, kind)
+    except DocumentError as error:
+        code = error.code if error.code in {"bad_text", "out_of_range"} else "unparsable_file"
+        raise DocumentError(f"cannot parse {path}: {error.message}", code=code, path=error.path) from None
