@@ -14,6 +14,7 @@ LAYER = {
     "text": 0,
     "extras": 0,
     "systems": 1,
+    "documents": 1,
     "table": 2,
     "cli": 3,
     "web": 3,
