@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .chain import GENESIS, link
+from .talk import WHISPER
 
 __all__ = ["Check", "check_chain", "check_commitments", "check_versions"]
 
@@ -42,6 +43,7 @@ def _row(version: int, what: str, status: str, detail: str = "") -> Check:
 
 def check_chain(events: Sequence[Raw], chain: Any) -> list[Check]:
     """Every event's ``prev`` is the head before it and its ``head`` the hash of its content."""
+    events = [event for event in events if event.get("visibility") != WHISPER]  # whispers are in no chain
     if not events:
         return [_row(0, "hash chain", "unverifiable", "the record holds no events")]
     if any("head" not in event or "prev" not in event for event in events):

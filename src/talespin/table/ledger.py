@@ -20,7 +20,17 @@ from ..store.port import StoredEvent
 from ..systems import Event, RuleSystem, Visibility, get_system
 from .chain import Heads
 
-__all__ = ["PHYSICAL_DICE", "TABLE_EVENTS", "Entry", "Ledger", "Note", "Seed", "is_secret", "system_event"]
+__all__ = [
+    "OUTSIDE_ENTRIES",
+    "PHYSICAL_DICE",
+    "TABLE_EVENTS",
+    "Entry",
+    "Ledger",
+    "Note",
+    "Seed",
+    "is_secret",
+    "system_event",
+]
 
 TABLE_EVENTS: Final = frozenset(
     {
@@ -34,9 +44,16 @@ TABLE_EVENTS: Final = frozenset(
         "SeedCommitted",
         "SeedRevealed",
         "SettingChanged",
+        "ChatSaid",
+        "PlayerRemoved",
+        "CharacterHanded",
     }
 )
 """The table's own event types; every other type belongs to the rule system."""
+OUTSIDE_ENTRIES: Final = frozenset(
+    {"CampaignCreated", "PlayerJoined", "InviteRenewed", "ChatSaid", "PlayerRemoved", "CharacterHanded"}
+)
+"""Table events that belong to no command entry (so undo never touches them)."""
 
 PHYSICAL_DICE: Final = ("players", "gm")
 """Who may enter physical dice (``faces``): the players for their own characters (the first, the default, as
@@ -114,6 +131,7 @@ class Ledger:
     _nonces: set[tuple[int, str]] = field(default_factory=set)
     chains: dict[str, Heads] = field(default_factory=dict)
     """Each role's hash chain over what it sees (kept by :mod:`.views`)."""
+    removed: set[str] = field(default_factory=set)
 
     @property
     def system(self) -> RuleSystem:
@@ -195,6 +213,8 @@ class Ledger:
             self.state = self.system.new_state({"variant": self.variant})
         elif kind == "PlayerJoined":
             self.players[str(data["player_id"])] = str(data["name"])
+        elif kind in {"PlayerRemoved", "CharacterHanded"}:
+            self._seat(stored)
         elif kind == "CommandIssued":
             entry = Entry(
                 stored.version,
@@ -231,8 +251,21 @@ class Ledger:
             self.state = self.system.evolve(self.state, system_event(stored))
         self._attach(stored)
 
+    def _seat(self, stored: StoredEvent) -> None:
+        """A seat change: a removed player's characters pass to the GM; a handed one to its new owner."""
+        data = stored.data
+        if stored.type == "PlayerRemoved":
+            self.players.pop(str(data["player_id"]), None)
+            self.removed.add(str(data["player_id"]))
+            for name, owner in list(self._owners.items()):
+                if owner == data["player_id"]:
+                    self._owners[name] = None
+        elif stored.type == "CharacterHanded" and str(data["character"]) in self._owners:
+            to = data.get("to")
+            self._owners[str(data["character"])] = None if to is None else str(to)
+
     def _attach(self, stored: StoredEvent) -> None:
-        if stored.type in {"CampaignCreated", "PlayerJoined", "InviteRenewed"} or not self.entries:
+        if stored.type in OUTSIDE_ENTRIES or not self.entries:
             return
         current = self.entries[-1]
         if stored.type != "CommandIssued" or current.version == stored.version:
@@ -249,9 +282,13 @@ class Ledger:
             if stored.type == "SettingChanged" and self._entry_of.get(stored.version) not in self._undone:
                 self.physical_dice = str(stored.data.get("physical_dice", self.physical_dice))
         self._owners = {}
-        for entry in self.entries:
-            if not entry.undone:
+        entries = {entry.version: entry for entry in self.entries}
+        for stored in self.log:  # in order: who added a character, then every seat change after it
+            entry = entries.get(stored.version)
+            if entry is not None and not entry.undone:
                 self._own(entry)
+            elif stored.type in {"PlayerRemoved", "CharacterHanded"}:
+                self._seat(stored)
         state = self.system.new_state({"variant": self.variant})
         for stored in self.log:
             if stored.type in TABLE_EVENTS or self._entry_of.get(stored.version) in self._undone:

@@ -44,6 +44,7 @@ from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
 from .shape import check_depth
+from .talk import chat_event, hand_event, remove_event
 from .views import head, state_json, visible_events
 
 __all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
@@ -215,20 +216,42 @@ class TableService:
         """A fresh invite token for the GM (returned once): the old invite stops working, players' do not."""
         if not viewer.is_gm:
             raise Forbidden("only the GM may make a new invite link")
-        campaign = self._campaign(campaign_id)
         token = self._new_token()
-        new = [NewEvent("InviteRenewed", {"invite_token_hash": hash_token(token)}, "gm")]
+        self._append(
+            campaign_id,
+            lambda _ledger: NewEvent("InviteRenewed", {"invite_token_hash": hash_token(token)}, "gm"),
+        )
+        return token
+
+    def _append(self, campaign_id: str, make: Callable[[Ledger], NewEvent]) -> StoredEvent:
+        """Append one table event made from the ledger as it is now (made again if another process wrote)."""
+        campaign = self._campaign(campaign_id)
         with campaign.lock:
             for _ in range(5):
+                new = make(campaign.ledger)
                 try:
-                    stored = self.store.append(campaign_id, campaign.ledger.version, new, self._now())
+                    stored = self.store.append(campaign_id, campaign.ledger.version, [new], self._now())
                     break
                 except VersionConflict:
                     self._catch_up(campaign)
             else:
                 raise StaleVersion("the campaign kept changing; try again")
             self._apply(campaign, stored)
-        return token
+        return stored[-1]
+
+    def say(self, campaign_id: str, viewer: Viewer, text: Any, to: Any = None) -> dict[str, Any]:
+        """Table talk (see :mod:`.talk`): the message as the speaker sees it, with its version."""
+        stored = self._append(campaign_id, lambda ledger: chat_event(ledger, viewer, text, to))
+        shown = self.visible(campaign_id, viewer, [stored])
+        return {"version": stored.version, "event": shown[0] if shown else None}
+
+    def remove_player(self, campaign_id: str, viewer: Viewer, player_id: Any) -> int:
+        """The GM removes a player: its token stops working, its characters pass to the GM; new version."""
+        return self._append(campaign_id, lambda ledger: remove_event(ledger, viewer, player_id)).version
+
+    def hand_character(self, campaign_id: str, viewer: Viewer, character: Any, to: Any) -> int:
+        """The GM hands a character to a player (``to``: its id) or to itself (``None``); the new version."""
+        return self._append(campaign_id, lambda ledger: hand_event(ledger, viewer, character, to)).version
 
     def join(self, campaign_id: str, invite_token: Any, name: Any) -> Joined:
         """A player joins by the campaign's invite token (the newest one the GM made, through any process).
@@ -274,6 +297,8 @@ class TableService:
             return Viewer("gm")
         for attempt in range(2):
             for player in list(campaign.players.values()):
+                if player.id in campaign.ledger.removed:
+                    continue
                 if token_matches(token, player.token_hash):
                     return Viewer("player", player.id, player.name)
             if attempt == 0:

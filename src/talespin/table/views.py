@@ -3,11 +3,13 @@
 The GM sees every event but the server's own (``"server"``: a seed before its reveal). A player sees public
 events only: a rule-system event passes through the system's ``redact`` (a blind roll becomes the bare fact
 that a roll happened) and anything still not public is dropped, so a GM-only Trigger, note or blind roll
-never reaches a player in any form. The state comes from the system's ``view(state, role)``, wrapped with
+never reaches a player in any form. A whisper (:mod:`.talk`) reaches the GM and the one player it is
+with, no one else. The state comes from the system's ``view(state, role)``, wrapped with
 the table's own facts (players, owners, notes, seeds, what undo would undo).
 
 Each role's events form a hash chain (:mod:`.chain`): every event a viewer receives carries ``prev`` and
 ``head``, and the state carries the ``head`` of the viewer's chain, so a client can keep what it was shown.
+Whispers are the exception: they are in no chain (see :func:`chain`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ..systems import Role
 from .auth import Viewer
 from .chain import Heads
 from .ledger import TABLE_EVENTS, Ledger, system_event
+from .talk import WHISPER
 
 __all__ = ["chain", "event_json", "head", "state_json", "visible_events"]
 
@@ -31,7 +34,8 @@ def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str,
     kind, data, visibility = stored.type, dict(stored.data), stored.visibility
     if not viewer.is_gm:
         if kind in TABLE_EVENTS:
-            if visibility != "public":
+            whispered_to_me = visibility == WHISPER and data.get("with") == viewer.player_id
+            if visibility != "public" and not whispered_to_me:
                 return None
         else:
             redacted = ledger.system.redact(system_event(stored))
@@ -55,7 +59,11 @@ def chain(ledger: Ledger, viewer: Viewer) -> Heads:
     heads = ledger.chains.setdefault(role, Heads())
     for stored in ledger.log[heads.seen :]:
         shown = event_json(ledger, viewer, stored)
-        if shown is not None:
+        # A whisper is left out of every chain: the players' chain is shared by all players, so it may hold
+        # only what every player sees, and a whisper's text reaches the GM and one player only. (Public chat
+        # is an event every viewer sees alike, so it is linked like any other.) A whisper carries no
+        # ``prev``/``head`` and no receipt pins it.
+        if shown is not None and shown["visibility"] != WHISPER:
             heads.add(stored.version, shown)
         heads.seen += 1
     return heads
@@ -73,7 +81,8 @@ def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]
     for stored in events:
         event = event_json(ledger, viewer, stored)
         if event is not None:
-            event["prev"], event["head"] = heads.prev[stored.version], heads.head[stored.version]
+            if stored.version in heads.head:  # a whisper has no place in any chain
+                event["prev"], event["head"] = heads.prev[stored.version], heads.head[stored.version]
             shown.append(event)
     return shown
 

@@ -4,6 +4,11 @@ The table service calls :meth:`Hub.publish` from a worker thread, inside the cam
 arrive in version order; the hub hands them to each subscriber's event loop without blocking. The WebSocket
 endpoint (:func:`serve_socket`) subscribes *before* reading the backlog (``?after=n``), then skips anything
 at or below the version the backlog reached, so a reconnecting client misses nothing and sees nothing twice.
+
+The hub also knows who is connected: whenever someone comes or goes, every socket of the campaign opened
+with ``?presence=1`` gets a presence frame ``{"kind": "presence", "online": [{"who", "name", "role"}]}``
+(``who`` is ``"gm"`` or a player id; a frame without ``type``, so it is never mistaken for an event). A
+player removed from the table is disconnected at once: its socket closes before any later event is sent.
 """
 
 from __future__ import annotations
@@ -19,16 +24,22 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from ..store.port import StoredEvent
-from ..table import TableError, TableService
+from ..table import TableError, TableService, Viewer
 from .errors import error_body, status_of
 
 __all__ = ["Hub", "serve_socket"]
 
 
+Frame = list[StoredEvent] | dict[str, Any]
+"""What a subscriber's queue carries: freshly appended events, or a presence frame."""
+
+
 @dataclass(eq=False, slots=True)
 class _Subscriber:
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[list[StoredEvent]]
+    queue: asyncio.Queue[Frame]
+    seat: dict[str, str] | None = None
+    presence: bool = False
 
 
 class Hub:
@@ -38,25 +49,81 @@ class Hub:
         self._subscribers: dict[str, set[_Subscriber]] = defaultdict(set)
         self._lock = threading.Lock()
 
-    def subscribe(self, campaign_id: str) -> _Subscriber:
-        """A new subscription on the running event loop."""
-        subscriber = _Subscriber(asyncio.get_running_loop(), asyncio.Queue())
+    def subscribe(
+        self, campaign_id: str, viewer: Viewer | None = None, *, presence: bool = False
+    ) -> _Subscriber:
+        """A new subscription on the running event loop; a ``viewer`` is counted as connected.
+
+        With ``presence`` it is also told who is connected whenever that changes.
+        """
+        seat = None
+        if viewer is not None:
+            seat = {
+                "who": viewer.label,
+                "name": "GM" if viewer.is_gm else viewer.name or "",
+                "role": viewer.role,
+            }
+        subscriber = _Subscriber(asyncio.get_running_loop(), asyncio.Queue(), seat, presence)
         with self._lock:
             self._subscribers[campaign_id].add(subscriber)
+        if seat is not None:
+            self._announce(campaign_id)
         return subscriber
 
     def unsubscribe(self, campaign_id: str, subscriber: _Subscriber) -> None:
         """Stop delivering to ``subscriber``."""
         with self._lock:
             self._subscribers[campaign_id].discard(subscriber)
+        if subscriber.seat is not None:
+            self._announce(campaign_id)
+
+    def online(self, campaign_id: str) -> list[dict[str, str]]:
+        """Who is connected to the campaign now: one entry per seat, however many sockets it has."""
+        with self._lock:
+            seats = [s.seat for s in self._subscribers.get(campaign_id, ()) if s.seat is not None]
+        unique = {seat["who"]: seat for seat in seats}
+        return sorted(unique.values(), key=lambda seat: (seat["role"] != "gm", seat["name"]))
+
+    def _announce(self, campaign_id: str) -> None:
+        self._deliver(campaign_id, {"kind": "presence", "online": self.online(campaign_id)})
 
     def publish(self, campaign_id: str, events: list[StoredEvent]) -> None:
         """Hand freshly appended events to every subscriber of the campaign (any thread)."""
+        self._deliver(campaign_id, events)
+
+    def _deliver(self, campaign_id: str, frame: Frame) -> None:
         with self._lock:
             subscribers = list(self._subscribers.get(campaign_id, ()))
+        if isinstance(frame, dict):
+            subscribers = [s for s in subscribers if s.presence]
         for subscriber in subscribers:
             with contextlib.suppress(RuntimeError):  # its loop has closed: the socket is gone
-                subscriber.loop.call_soon_threadsafe(subscriber.queue.put_nowait, events)
+                subscriber.loop.call_soon_threadsafe(subscriber.queue.put_nowait, frame)
+
+
+def _removes(events: list[StoredEvent], viewer: Viewer) -> bool:
+    """Whether ``events`` remove this viewer's seat (then nothing more may reach it)."""
+    return not viewer.is_gm and any(
+        e.type == "PlayerRemoved" and e.data.get("player_id") == viewer.player_id for e in events
+    )
+
+
+async def _forward(
+    websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer, *, frame: Frame, mark: int
+) -> int | None:
+    """Send one queued frame as ``viewer`` may see it; the new version mark, or ``None`` once it is closed."""
+    if isinstance(frame, dict):
+        await websocket.send_json(frame)
+        return mark
+    fresh = [stored for stored in frame if stored.version > mark]
+    if _removes(fresh, viewer):
+        await websocket.close(code=4403)
+        return None
+    if fresh:
+        mark = fresh[-1].version
+        for event in await run_in_threadpool(service.visible, campaign_id, viewer, fresh):
+            await websocket.send_json(event)
+    return mark
 
 
 async def _close_with_error(websocket: WebSocket, error: Exception) -> None:
@@ -78,7 +145,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
         await _close_with_error(websocket, error)
         return
     await websocket.accept()
-    subscriber = hub.subscribe(campaign_id)
+    subscriber = hub.subscribe(campaign_id, viewer, presence=websocket.query_params.get("presence") == "1")
     receiving: asyncio.Future[Any] | None = None
 
     try:
@@ -97,11 +164,12 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
                     return
                 receiving = asyncio.ensure_future(websocket.receive())
                 continue
-            fresh = [stored for stored in getting.result() if stored.version > mark]
-            if fresh:
-                mark = fresh[-1].version
-                for event in await run_in_threadpool(service.visible, campaign_id, viewer, fresh):
-                    await websocket.send_json(event)
+            forwarded = await _forward(
+                websocket, service, campaign_id, viewer, frame=getting.result(), mark=mark
+            )
+            if forwarded is None:
+                return
+            mark = forwarded
     except WebSocketDisconnect:
         return
     finally:

@@ -10,7 +10,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CommandRequest", "JoinRequest", "NewCampaign", "SheetRequest"]
+__all__ = [
+    "ChatRequest",
+    "CommandRequest",
+    "HandRequest",
+    "JoinRequest",
+    "NewCampaign",
+    "RemoveRequest",
+    "SheetRequest",
+]
 
 
 class NewCampaign(BaseModel):
@@ -45,3 +53,26 @@ class SheetRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     sheet: dict[str, Any]
+
+
+class ChatRequest(BaseModel):
+    """``{"text", "to"?}``: table talk; ``to`` whispers (``"gm"`` from a player, a player id from the GM)."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=2000, examples=["Bram, watch the door."])
+    to: str | None = Field(default=None, max_length=64, examples=["gm"])
+
+
+class RemoveRequest(BaseModel):
+    """``{"player_id"}``: the GM removes a player from the table."""
+
+    model_config = ConfigDict(extra="forbid")
+    player_id: str = Field(max_length=64)
+
+
+class HandRequest(BaseModel):
+    """``{"character", "to"}``: the GM hands a character to a player (its id) or to the GM (``null``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    character: str = Field(max_length=200)
+    to: str | None = Field(max_length=64)

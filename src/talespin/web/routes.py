@@ -21,6 +21,7 @@ from ..table.shape import check_depth
 from .errors import UnknownSystem
 from .live import Hub, serve_socket
 from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
+from .talk_routes import add_talk_routes
 
 __all__ = ["api_router"]
 
@@ -77,6 +78,8 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
         """The GM's fresh invite token and link; the previous invite stops working, players keep theirs."""
         token = service.renew_invite(campaign_id, viewer(campaign_id, credentials))
         return {"invite_token": token, "invite_link": f"/join.html#campaign={campaign_id}&invite={token}"}
+
+    add_talk_routes(router, service, viewer)
 
     # The table's answers are JSON-ready already: JSONResponse skips a second encoding pass.
     @router.post("/api/campaigns/{campaign_id}/commands", tags=["table"], response_model=None)
