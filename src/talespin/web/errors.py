@@ -18,6 +18,7 @@ A 422 body always has ``rule`` (``null`` when no numbered rule applies).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -80,16 +81,34 @@ def _engine_error(_request: Request, error: Exception) -> JSONResponse:
     return JSONResponse(error_body(error), status_code=status_of(error))
 
 
+def _problem(detail: Mapping[str, Any]) -> str:
+    """One validation problem in plain words: "name must not be empty", not the validator's own phrase."""
+    where = ".".join(str(p) for p in detail.get("loc", ()) if p != "body") or "the body"
+    kind = str(detail.get("type", ""))
+    context = detail.get("ctx") or {}
+    words = {
+        "missing": f"{where} is missing",
+        "string_too_short": f"{where} must not be empty",
+        "string_too_long": f"{where} is too long: at most {context.get('max_length')} characters",
+        "string_type": f"{where} must be text",
+        "int_parsing": f"{where} must be a whole number",
+        "int_type": f"{where} must be a whole number",
+        "greater_than_equal": f"{where} must be at least {context.get('ge')}",
+        "less_than_equal": f"{where} must be at most {context.get('le')}",
+        "dict_type": f"{where} must be an object",
+        "extra_forbidden": f"{where} is not expected here",
+        "json_invalid": "the body is not valid JSON",
+    }
+    return words.get(kind, f"{where}: {detail.get('msg')}")
+
+
 def _validation_error(_request: Request, error: Exception) -> JSONResponse:
     details = error.errors() if isinstance(error, RequestValidationError) else []
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in d.get('loc', ()) if p != 'body') or 'body'}: {d.get('msg')}"
-        for d in details[:5]
-    )
+    problems = "; ".join(_problem(d) for d in details[:5])
     body = {
         "code": "malformed",
         "rule": None,
-        "message": f"the request is not of the expected shape: {problems}",
+        "message": f"the request was refused: {problems}",
     }
     return JSONResponse({"error": body}, status_code=422)
 

@@ -96,6 +96,9 @@ def view(state: GameState, role: Role) -> dict[str, Any]:
             "wounds": m.wounds,
             "max_hits": max_hits(m.sheet, rules),
             "defences": defences(m.sheet, rules),
+            "talent_dice": {
+                t.name: [f"d{size}" for size in rules.levels.dice[t.level]] for t in m.sheet.talents
+            },
         }
         for m in state.members
     ]

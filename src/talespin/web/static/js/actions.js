@@ -3,6 +3,7 @@
 // field for physical dice.
 
 import { distributionChart } from "./chart.js";
+import { resultPanel, showResult } from "./result.js";
 import { mountRolls } from "./rolls.js";
 import { fill, h, num, parseFaces, pct } from "./ui.js";
 
@@ -51,8 +52,10 @@ export function mountActions(root, ctx) {
   const list = h("div.actions", { id: "choices", "aria-live": "polite" });
   const chart = h("div", { id: "chart" });
   const heading = h("h2", "Actions");
-  const controls = h("div.row",
-    h("label", "Character", actorSel),
+  const moveNote = h("p.your-move", { id: "your-move", hidden: true });
+  const result = resultPanel();
+  const controls = h("div.row", h("label", "Character", actorSel));
+  const modifiers = h("div.row", { id: "modifiers" },
     h("label", "Advantage", adv),
     h("label", "Disadvantage", dis));
   const facesHint = h("p.small.muted", { id: "faces-hint" });
@@ -66,9 +69,11 @@ export function mountActions(root, ctx) {
     faces: () => parseFaces(faces.value, true),
     blind: blind.checked,
   }));
-  fill(root, heading, controls, attackRow, skillsBox, list, chart, physical, blindRow, rolls.el);
+  // Phone first: the choices and their odds, then the result where the button was; the finer controls below.
+  fill(root, heading, moveNote, controls, attackRow, list, result, modifiers, skillsBox, chart, physical, blindRow, rolls.el);
   let people = [];
   const healTargets = new Map(); // "character/skill" → whom it heals, kept across re-renders
+  let pendingFocus = null; // after a roll: the choice whose button should have focus once the choices are redrawn
 
   actorSel.addEventListener("change", () => { showSkills(); load(); });
   adv.addEventListener("change", load);
@@ -111,6 +116,7 @@ export function mountActions(root, ctx) {
       heading.textContent = "Actions";
       fill(list, h("p.muted", { id: "no-actions" }, "No scene in play: nothing to roll for yet."));
       fill(chart);
+      settleFocus();
       return;
     }
     const mine = ++seq;
@@ -141,8 +147,9 @@ export function mountActions(root, ctx) {
     } catch (err) {
       if (mine !== seq) return;
       lastOdds = null;
-      fill(list, h("p.muted", { id: "no-actions" }, err.status === 422 || err.status === 409 ? `Nothing to roll for now: ${err.message}` : `Odds unavailable: ${err.message}`));
+      fill(list, h("p.muted", { id: "no-actions" }, err.status === 422 || err.status === 409 ? `Nothing to roll for now: ${err.message}` : `The odds cannot be shown right now: ${err.message}`));
       fill(chart);
+      settleFocus();
     }
   }
 
@@ -199,14 +206,19 @@ export function mountActions(root, ctx) {
       const why = cooperative ? "A cooperative scene: no obstacles, no rolls." : "Nothing to roll for right now.";
       fill(list, h("p.muted", { id: "no-actions" }, why), advancedRows(odds));
       fill(chart);
+      settleFocus();
       return;
     }
     // II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1: the odds stay on screen, but no button the server would refuse.
     const blocked = odds.can_act === false ? h("p.muted", { id: "no-actions" }, `Nothing to act on now: ${odds.reason}.`) : null;
     const decisiveDo = /attack/.test(situation) ? "decisive_attack" : "decisive_action";
+    const decisiveAgainst = (c) => c.against ?? odds.decisive_against;
     const all = [...choices.map((c) => ({ ...c, do: situation })),
-      ...(odds.decisive || []).map((c) => ({ ...c, do: decisiveDo, label: `Decisive: ${c.label || c.talent}` }))];
+      ...(odds.decisive || []).map((c) => ({ ...c, do: decisiveDo,
+        label: `Decisive: ${c.label || c.talent}${decisiveAgainst(c) ? ` (needs ${decisiveAgainst(c)})` : ""}` }))];
     const key = (c) => `${c.do}:${c.choice}:${c.talent || ""}`;
+    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const actor = actorSel.value;
     if (!chosen || !all.some((c) => key(c) === chosen)) chosen = key(all.find((c) => c.choice !== "auto") || all[0]);
     fill(list, all.map((c) => {
       const isChosen = key(c) === chosen;
@@ -219,10 +231,18 @@ export function mountActions(root, ctx) {
             type: "button", "aria-pressed": isChosen ? "true" : "false",
             onclick: () => { chosen = key(c); show(odds); },
           }, "Odds chart") : null,
-          blocked ? null : h("button.small", { type: "button", class: "act", onclick: () => act(c.do, c, odds) },
-            c.choice === "auto" ? "Take it" : "Roll")));
+          blocked ? null : h("button.small", { type: "button", class: "act", "data-key": key(c), onclick: () => act(c.do, c, odds) },
+            c.choice === "auto" ? "Take it" : `Roll ${c.do.startsWith("decisive") ? "Decisive " : ""}${c.talent || ""}`.trim(),
+            h("span.sr-only", ` for ${actor}${odds.target ? ` at ${odds.target}` : ""}`))));
     }), advancedRows(odds));
     if (blocked) list.prepend(blocked);
+    const wanted = focused || pendingFocus;
+    if (wanted) {
+      const again = list.querySelector(`button.act[data-key="${CSS.escape(wanted)}"]`) || list.querySelector("button.act");
+      if (again) again.focus();
+      else if (pendingFocus) result.focus();
+    }
+    pendingFocus = null;
     const pick = all.find((c) => key(c) === chosen);
     facesHint.textContent = pick && pick.choice !== "auto"
       ? `${pick.label || pick.talent}: enter ${pick.d6} chain${pick.d6 === 1 ? "" : "s"} of d6, then ${(pick.talent_dice || []).join(", ") || "no Talent dice"} — ${pick.d6 + (pick.talent_dice || []).length} chains in all.`
@@ -258,7 +278,19 @@ export function mountActions(root, ctx) {
       if (skills.length) command.skills = skills;
       if (!rolledWith(command)) return;
     }
-    if (await ctx.send(command)) faces.value = "";
+    const res = await ctx.send(command);
+    if (!res) return;
+    faces.value = "";
+    showResult(result, res.events);
+    pendingFocus = `${what}:${choice.choice}:${choice.talent || ""}`;
+    if (!list.querySelector("button.act")) settleFocus();
+  }
+
+  /** After a roll with no Roll button left to move to, focus goes to the result (read out, and near the top). */
+  function settleFocus() {
+    if (!pendingFocus) return;
+    pendingFocus = null;
+    if (!result.hidden) result.focus();
   }
 
   return {
@@ -282,5 +314,10 @@ export function mountActions(root, ctx) {
       load();
     },
     odds: () => lastOdds,
+    /** Say whose move it is (or hide the note): the page's own notice, near the top of the actions. */
+    moveNote(text) {
+      moveNote.hidden = !text;
+      moveNote.textContent = text || "";
+    },
   };
 }

@@ -4,7 +4,7 @@
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
-    super(err.message || `request failed (${status})`);
+    super(err.message || (status >= 500 ? "The server met a problem it did not expect; try again." : `The request was refused (HTTP ${status}).`));
     this.status = status;
     this.code = err.code || String(status);
     this.rule = err.rule || null;
@@ -12,11 +12,23 @@ export class ApiError extends Error {
   }
 }
 
+/** The words a person reads when the server cannot be reached (instead of the browser's "Failed to fetch"). */
+export const UNREACHABLE = "The table's server cannot be reached right now. Check your connection; nothing was lost, try again in a moment.";
+
+/** fetch(), but a network failure becomes an ApiError (status 0) in plain words. */
+async function reach(path, options) {
+  try {
+    return await fetch(path, options);
+  } catch {
+    throw new ApiError(0, { error: { code: "unreachable", message: UNREACHABLE } });
+  }
+}
+
 export async function request(method, path, { token = null, body = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
+  const response = await reach(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -57,15 +69,25 @@ export class Table {
       body: { command, expected_version: expectedVersion, nonce: freshNonce() },
     });
   }
+  /** Table talk: to everyone, or a whisper (`to`: "gm" from a player, a player id from the GM). */
+  say(text, to = null) {
+    const body = { text };
+    if (to) body.to = to;
+    return request("POST", `${this.base}/chat`, { token: this.token, body });
+  }
+  /** The GM takes a player's seat away: their link stops working, their characters pass to the GM. */
+  removePlayer(playerId) { return request("POST", `${this.base}/seats/remove`, { token: this.token, body: { player_id: playerId } }); }
+  /** The GM hands a character to a player (`to`: a player id, or null for the GM). */
+  handCharacter(character, to) { return request("POST", `${this.base}/seats/hand`, { token: this.token, body: { character, to } }); }
   exportUrl(format) { return `${this.base}/export?format=${format}`; }
   async exportText(format) {
-    const response = await fetch(this.exportUrl(format), { headers: { Authorization: `Bearer ${this.token}` } });
-    if (!response.ok) throw new ApiError(response.status, null);
+    const response = await reach(this.exportUrl(format), { headers: { Authorization: `Bearer ${this.token}` } });
+    if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
     return response.text();
   }
   socketUrl(after) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams({ token: this.token, after: String(after) });
+    const q = new URLSearchParams({ token: this.token, after: String(after), presence: "1" });
     return `${scheme}://${location.host}${this.base}/ws?${q}`;
   }
 }

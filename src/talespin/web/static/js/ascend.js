@@ -4,6 +4,7 @@
 
 import { distributionChart } from "./chart.js";
 import { mountDefender } from "./opposed.js";
+import { resultPanel, showResult } from "./result.js";
 import { fill, h, parseFaces, pct } from "./ui.js";
 
 const NONE = "";
@@ -45,28 +46,31 @@ export function mountAscend(root, ctx) {
   const adviceEl = h("div.table-scroll", { id: "advice" });
   const waiting = h("div.notice", { id: "opposed-waiting", hidden: true, "aria-live": "polite" });
   const opposedRow = h("label.check", opposed, "Opposed Test: someone resists (more Successes wins)");
+  const result = resultPanel();
   const rollButton = h("button", { type: "button", id: "roll-test", onclick: roll }, "Roll the Test");
   // AS-POOL-3: exceptional narration is the GM's award; a player asks for it.
   const askButton = h("button.secondary.small", { type: "button", id: "ask-exceptional", onclick: ask }, "Ask the GM for exceptional narration");
   const awardStatus = h("span.small.muted", { id: "exceptional-status" });
   const physicalBox = h("details", h("summary", "Physical dice"), h("label", "Faces of the d10s, read 0–9, one per die", faces));
+  // Phone first: what is tested, its odds, the Roll button and the result; the Dice Pool's parts below.
   fill(root,
     h("h2", "Test"),
     waiting,
-    h("div.row", h("label", "Hero", heroSel), h("label", "Tested", testedSel),
-      h("label", "Difficulty", difficulty), h("label", "Successes needed", required)),
+    h("div.row", h("label", "Hero", heroSel), h("label", "Tested", testedSel)),
+    current,
+    h("div.row", rollButton),
+    result,
+    h("div.row", h("label", "Difficulty", difficulty), h("label", "Successes needed", required)),
     h("div.row", h("label", "Trait", traitSel), h("label", "Background", bgSel), h("label", "Aid", aidSel),
       h("label", "Narration", narration)),
     h("div.row", askButton, awardStatus),
     invokeBox,
-    current,
     opposedRow,
     defender.el,
     opposedOdds,
     physicalBox,
     h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll"),
     stepRow,
-    h("div.row", rollButton),
     h("h3", "Advice: the best Dice Pools for this Test"),
     adviceEl);
 
@@ -167,11 +171,11 @@ export function mountAscend(root, ctx) {
   function showAdvice() {
     const rows = (advice?.advice || []).slice(0, 8);
     if (!rows.length) { fill(adviceEl, h("p.muted", "No Dice Pool is possible.")); return; }
-    fill(adviceEl, h("table.advice", h("thead", h("tr", ["Pool", "Trait", "Background", "Aid", "Invoke", "Success", ""].map((t) => h("th", t)))),
+    fill(adviceEl, h("table.advice", h("thead", h("tr", ["Pool", "Trait", "Background", "Aid", "Invoke", "Success"].map((t) => h("th", { scope: "col" }, t)), h("th", { scope: "col" }, h("span.sr-only", "Use this pool")))),
       h("tbody", rows.map((r, i) => h(`tr${i === 0 ? ".best" : ""}`,
         h("td", `${r.pool}d10`), h("td", r.trait || "–"), h("td", r.background || "–"), h("td", r.aid || "–"),
         h("td", (r.invoke || []).join(", ") || "–"), h("td", h("strong", pct(r.p_success))),
-        h("td", h("button.ghost.small", { type: "button", onclick: () => use(r) }, "Use")))))));
+        h("td", h("button.ghost.small", { type: "button", onclick: () => use(r) }, "Use", h("span.sr-only", ` ${r.pool}d10${r.trait ? ` with ${r.trait}` : ""}`))))))));
   }
 
   function use(r) {
@@ -284,7 +288,18 @@ export function mountAscend(root, ctx) {
     if (opposed.checked && !defending) delete command.attacker.required;
     if (defending) delete command.required;
     if (blind.checked) command.visibility = "gm";
-    if (await ctx.send(command)) faces.value = "";
+    const res = await ctx.send(command);
+    if (!res) return;
+    faces.value = "";
+    showResult(result, res.events);
+    // Focus stays on the Roll button (the next Test is the next sensible thing); the result is read out.
+    rollButton.focus();
+  }
+
+  /** The Roll button's words: resisting an opposed Test, or the chosen hero's Test. */
+  function rollLabel() {
+    if (defending) return "Resist: roll both sides";
+    return heroSel.value ? `Roll ${heroSel.value}'s Test` : "Roll the Test";
   }
 
   /** AS-OPP-1: an opposed Test waiting for its defender: this page chooses that side, or waits for it. */
@@ -292,7 +307,7 @@ export function mountAscend(root, ctx) {
     waiting.hidden = !pending;
     opposedRow.hidden = Boolean(pending);
     if (pending) opposed.checked = false;
-    rollButton.textContent = defending ? `Resist: roll both sides` : "Roll the Test";
+    rollButton.textContent = rollLabel();
     if (!pending) { fill(waiting); return; }
     const what = pending.attacker.skill || pending.attacker.conviction || "a Test";
     const withdraw = ctx.role === "gm" ? h("button.secondary.small", { type: "button", id: "withdraw-opposed",
@@ -305,7 +320,12 @@ export function mountAscend(root, ctx) {
 
   opposed.addEventListener("change", showOpposed);
 
-  heroSel.addEventListener("change", () => { fillHero(); showAward(); load(); });
+  heroSel.addEventListener("change", () => {
+    rollButton.textContent = rollLabel();
+    fillHero();
+    showAward();
+    load();
+  });
   for (const el of [testedSel, difficulty, required]) el.addEventListener("change", load);
   narration.addEventListener("change", () => { fillInvokes(); load(); });
   for (const el of [traitSel, bgSel, aidSel]) el.addEventListener("change", () => { fillInvokes(); showCurrent(); });
@@ -329,6 +349,7 @@ export function mountAscend(root, ctx) {
       fill(heroSel, heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)));
       if ([...heroSel.options].some((o) => o.value === keep)) heroSel.value = keep;
       defender.refresh(view, heroSel.value);
+      rollButton.textContent = rollLabel();
       const had = testedSel.value;
       fillHero();
       if (had && [...testedSel.options].some((o) => o.value === had)) testedSel.value = had;

@@ -2,23 +2,27 @@
 // Rising Tension by hand, conflicts, notes, adding characters, and undo. Each control sends one command of
 // the table's `do:` vocabulary.
 
+import { mountSeats } from "./seats.js";
+import { mountShortcuts } from "./shortcuts.js";
 import { parseLoose } from "./sheetio.js";
+import { mountSpend } from "./spend.js";
 import { fill, h } from "./ui.js";
 
 const int = (el) => Number(el.value);
 
-function triggerRow(rows) {
+/** One Trigger's fields (`t` fills them, e.g. a Trigger carried over from the scene in play). */
+export function triggerRow(rows, t = {}) {
   const row = h("div.sheet-row.trigger-row",
-    h("label", "At Crisis", h("input", { type: "number", min: 0, value: "10", class: "t-at" })),
-    h("label", "Every (0 = once)", h("input", { type: "number", min: 0, value: "0", class: "t-every" })),
-    h("label.wide", "What happens", h("input", { class: "t-text", placeholder: "A patrol arrives" })),
-    h("label.check", h("input", { type: "checkbox", class: "t-gm" }), "GM only until it fires"),
-    h("button.ghost.small", { type: "button", onclick: () => row.remove() }, "Remove"));
+    h("label", "At Crisis", h("input", { type: "number", min: 0, value: String(t.at ?? 10), class: "t-at" })),
+    h("label", "Every (0 = once)", h("input", { type: "number", min: 0, value: String(t.every ?? 0), class: "t-every" })),
+    h("label.wide", "What happens", h("input", { class: "t-text", placeholder: "A patrol arrives", value: t.text ?? "" })),
+    h("label.check", h("input", { type: "checkbox", class: "t-gm", checked: t.visibility === "gm" }), "GM only until it fires"),
+    h("button.ghost.small", { type: "button", onclick: () => row.remove() }, "Remove this Trigger"));
   rows.append(row);
   return row;
 }
 
-function readTriggers(rows) {
+export function readTriggers(rows) {
   return [...rows.querySelectorAll(".trigger-row")].map((r) => {
     const t = { at: int(r.querySelector(".t-at")), text: r.querySelector(".t-text").value.trim() };
     const every = int(r.querySelector(".t-every"));
@@ -48,38 +52,64 @@ export function mountGm(root, ctx) {
   const absent = new Set();
   const presentBox = h("fieldset", { id: "scene-present" }, h("legend", "Present in the scene"));
   const present = () => [...presentBox.querySelectorAll("input:checked")].map((b) => b.value);
-  const startScene = () => {
+  let sceneView = null;
+  const startScene = async () => {
     const command = { do: "start_scene" };
     if (ii) {
-      Object.assign(command, { kind: kind.value, difficulty: int(difficulty), triggers: readTriggers(triggerRows) });
+      Object.assign(command, { kind: kind.value, difficulty: int(difficulty) });
+      // A cooperative scene has no Crisis, so no Triggers: the rows wait for the next action scene.
+      if (kind.value !== "cooperative") command.triggers = readTriggers(triggerRows);
       if (presentBox.querySelector("input")) command.present = present();
       if (location.value.trim()) command.location = location.value.trim();
     }
-    return send(command);
+    const res = await send(command);
+    // Each scene starts from an empty form: nothing rides into the next scene unless the GM carries it over.
+    if (res && ii) {
+      if (kind.value !== "cooperative") fill(triggerRows);
+      location.value = "";
+    }
+    return res;
   };
+  const carry = () => {
+    const triggers = sceneView?.triggers || [];
+    if (!triggers.length) { ctx.say("The scene in play has no Triggers to carry over."); return; }
+    for (const t of triggers) triggerRow(triggerRows, t);
+    ctx.say(`${triggers.length} Trigger${triggers.length === 1 ? "" : "s"} carried over into the form; change or remove them before you start.`);
+  };
+  const triggerBlock = h("div", { id: "scene-trigger-block" }, h("h3", "Triggers for the new scene"), triggerRows,
+    h("div.row",
+      h("button.secondary.small", { type: "button", id: "add-trigger-row", onclick: () => triggerRow(triggerRows) }, "Add a Trigger"),
+      h("button.ghost.small", { type: "button", id: "carry-triggers", onclick: carry }, "Carry over the Triggers of the scene in play")));
+  kind.addEventListener("change", () => { triggerBlock.hidden = kind.value === "cooperative"; });
   const sceneBox = group("Scene",
     ii ? h("div.row", h("label", "Kind", kind), h("label", "Difficulty (d6)", difficulty), h("label", "Location", location)) : null,
     ii ? presentBox : null,
-    ii ? h("div", h("h3", "Triggers"), triggerRows,
-      h("button.secondary.small", { type: "button", id: "add-trigger-row", onclick: () => triggerRow(triggerRows) }, "Add a Trigger")) : null,
+    ii ? triggerBlock : null,
     ii ? null : h("p.small.muted", "Ascend has no scenes in its rules. Starting or ending one here reveals the dice seed "
       + "used so far and commits to a new one, so every roll before it can be checked."),
     h("div.row",
       h("button.gm", { type: "button", id: "start-scene", onclick: startScene }, "Start the scene"),
-      h("button.secondary", { type: "button", id: "end-scene", onclick: () => send({ do: "end_scene" }) }, "End the scene")));
+      h("button.secondary", { type: "button", id: "end-scene", "aria-keyshortcuts": "Alt+Shift+E", onclick: () => send({ do: "end_scene" }) }, "End the scene")));
 
   // Obstacles.
   const each = h("input", { type: "checkbox", id: "gm-simple-each" });
+  const simpleButton = () => root.querySelector("#gm-simple");
+  /** The next obstacle: a Simple Obstacle for the character (or the group) the form names. */
+  function nextObstacle() {
+    const c = { do: "simple_obstacle" };
+    if (each.checked) c.individually = true;
+    else if (charSel.value) c.to = charSel.value;
+    return send(c);
+  }
+  charSel.addEventListener("change", () => {
+    const b = simpleButton();
+    if (b) b.textContent = each.checked ? "Present to each" : `Present to ${charSel.value || "the group"}`;
+  });
   const obstruction = h("input", { id: "gm-obstruction", type: "number", min: 0, value: "30" });
   const attempts = h("input", { id: "gm-attempts", type: "number", min: 1, max: 3, value: "2" });
   const obstacleBox = ii ? group("Obstacles",
     h("div.row", h("label", "Simple Obstacle for", charSel), h("label.check", each, "each must pass"),
-      h("button.gm", { type: "button", id: "gm-simple", onclick: () => {
-        const c = { do: "simple_obstacle" };
-        if (each.checked) c.individually = true;
-        else if (charSel.value) c.to = charSel.value;
-        return send(c);
-      } }, "Present")),
+      h("button.gm", { type: "button", id: "gm-simple", "aria-keyshortcuts": "Alt+Shift+N", onclick: nextObstacle }, "Present")),
     h("div.row", h("label", "Obstruction", obstruction), h("label", "Decisive attempts", attempts),
       h("button.gm", { type: "button", id: "gm-complex", onclick: () => send({ do: "complex_obstacle", obstruction: int(obstruction), attempts: int(attempts) }) }, "Set a Complex Obstacle"))) : null;
 
@@ -90,35 +120,11 @@ export function mountGm(root, ctx) {
   const crisisWhy = h("input", { id: "gm-crisis-why", placeholder: "reason" });
   const rtBy = h("input", { id: "gm-rt", type: "number", min: 1, value: "1" });
   const rtWhy = h("input", { id: "gm-rt-why", placeholder: "reason" });
-  // Rising Tension buys the thing in the same command (II-RT-3): the Trigger of "Add a Trigger now", the
-  // obstacle of "Obstacles", the enemies of "Conflict".
-  const SPEND = [["disadvantage", "Disadvantage for the character"], ["trigger", "the Trigger below"],
-    ["simple", "a Simple Obstacle (as set above)"], ["complex", "a Complex Obstacle (as set above)"], ["enemy", "the enemies below"]];
-  const rtOn = h("select", { id: "gm-rt-on" }, SPEND.map(([k, label]) => h("option", { value: k }, label)));
   const countersBox = ii ? group("Crisis and Rising Tension",
     h("div.row", h("label", "Crisis change", crisisBy), h("label", "Why", crisisWhy),
       h("button.gm", { type: "button", id: "gm-adjust-crisis", onclick: () => send({ do: "adjust_crisis", amount: int(crisisBy), reason: crisisWhy.value || "GM adjustment" }) }, "Adjust Crisis")),
     h("div.row", h("label", "Rising Tension", rtBy), h("label", "Why", rtWhy),
-      h("button.gm", { type: "button", id: "gm-add-tension", onclick: () => send({ do: "add_tension", amount: int(rtBy), reason: rtWhy.value || "story" }) }, "Add"),
-      h("label", "Spend on", rtOn),
-      h("button.secondary", { type: "button", id: "gm-spend-tension", onclick: () => {
-        const on = rtOn.value;
-        const c = { do: "spend_tension", on: on === "simple" || on === "complex" ? "obstacle" : on, reason: rtWhy.value || undefined };
-        if (on === "disadvantage") { c.count = int(rtBy); if (charSel.value) c.character = charSel.value; }
-        if (on === "trigger") {
-          const [t] = readTriggers(midRows);
-          if (!t) { ctx.say("Write the Trigger under “Add a Trigger now” first: the Rising Tension buys it.", "error"); return; }
-          c.trigger = t;
-        }
-        if (on === "simple") c.obstacle = each.checked ? { kind: "simple", individually: true } : { kind: "simple", ...(charSel.value ? { to: charSel.value } : {}) };
-        if (on === "complex") c.obstacle = { kind: "complex", obstruction: int(obstruction), attempts: int(attempts) };
-        if (on === "enemy") {
-          let list;
-          try { list = parseLoose(enemies.value); } catch (err) { ctx.say(`Enemies: ${err.message}`, "error"); return; }
-          c.enemies = Array.isArray(list) ? list : [list];
-        }
-        return send(c);
-      } }, "Spend")),
+      h("button.gm", { type: "button", id: "gm-add-tension", onclick: () => send({ do: "add_tension", amount: int(rtBy), reason: rtWhy.value || "story" }) }, "Add Rising Tension")),
     h("div.row", h("button.secondary", { type: "button", id: "gm-rest", onclick: () => send({ do: "rest" }) },
       "Restful scene: lower Rising Tension"))) : null;
 
@@ -143,8 +149,13 @@ export function mountGm(root, ctx) {
       h("button.secondary", { type: "button", id: "gm-yield-enemies", onclick: () => send({ do: "yield", side: "enemies" }) }, "The opposition yields"),
       h("button.secondary", { type: "button", id: "gm-yield-characters", onclick: () => send({ do: "yield", side: "characters" }) }, "The characters yield"))) : null;
 
+  const spend = ii ? mountSpend(ctx, { triggerRow, readTriggers }) : null;
+  const spendBox = ii ? group("Spend Rising Tension", spend.el) : null;
+  const seats = mountSeats(ctx);
+  const seatsBox = group("Seats", seats.el);
+
   // Notes, characters, undo.
-  const undoButton = h("button.danger", { type: "button", id: "gm-undo", onclick: () => send({ do: "undo" }) }, "Undo the last entry");
+  const undoButton = h("button.danger", { type: "button", id: "gm-undo", "aria-keyshortcuts": "Alt+Shift+Z", onclick: () => send({ do: "undo" }) }, "Undo the last entry");
   const note = h("input", { id: "gm-note", placeholder: "The door is trapped" });
   const noteGm = h("input", { id: "gm-note-private", type: "checkbox", checked: true });
   const sheet = h("textarea", { id: "gm-sheet", placeholder: ii ? '{"name": "Guard", "abilities": {...}, "talents": [...]}' : '{"name": "Ghoul", "skills": {...}}' });
@@ -203,12 +214,21 @@ export function mountGm(root, ctx) {
       } }, "Start"),
       h("button.secondary", { type: "button", id: "gm-ext-end", onclick: () => send({ do: "end_extended" }) }, "Close it")));
 
+  const shortcuts = mountShortcuts([
+    { code: "KeyZ", keys: "Alt+Shift+Z", what: "undo the last entry", button: () => undoButton },
+    ...(ii ? [{ code: "KeyN", keys: "Alt+Shift+N", what: "the next obstacle (a Simple Obstacle for the character chosen under Obstacles)", button: simpleButton }] : []),
+    { code: "KeyE", keys: "Alt+Shift+E", what: "end the scene", button: () => root.querySelector("#end-scene") },
+  ]);
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
     h("div.row", undoButton, h("span.small.muted", "Undo marks the entry as undone on every screen; it is never erased.")),
-    h("div.stack", sceneBox, obstacleBox, countersBox, triggerBox, conflictBox, narrateBox, awardBox, extendedBox, diceBox, extraBox));
+    shortcuts.el,
+    h("div.stack", sceneBox, obstacleBox, countersBox, spendBox, triggerBox, conflictBox, narrateBox, awardBox, extendedBox, diceBox, seatsBox, extraBox));
 
   return {
     refresh(view, undoable, log) {
+      sceneView = view.scene || null;
+      if (spend) spend.refresh(view);
+      seats.refresh(view);
       const li = undoable === null || undoable === undefined ? null : log?.items.get(undoable);
       undoButton.disabled = undoable === null || undoable === undefined;
       undoButton.textContent = li ? `Undo #${undoable} (${(li.dataset.do || "entry").replace(/_/g, " ")})` : "Undo the last entry";

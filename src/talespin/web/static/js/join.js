@@ -1,6 +1,7 @@
 // The join page: a player opens the invite, picks a name, writes or imports a sheet (checked live against
 // the rules) and adds it to the campaign with `add_character`, then goes to the table.
 
+import "./theme.js";
 import { canonicalSystem, hashParams, joinCampaign, SYSTEM_LABELS, Table } from "./api.js";
 import { blankSheet, mountEditor } from "./editor.js";
 import { parseLoose } from "./sheetio.js";

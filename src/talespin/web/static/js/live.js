@@ -17,6 +17,8 @@ export class LiveFeed {
     this.closed = false;
     this.pollTimer = null;
     this.seen = new Set();
+    /** Called with who is connected now, [{who, name, role}], whenever someone comes or goes. */
+    this.onPresence = null;
   }
 
   /** Feed events fetched over HTTP (the first load, or a poll) through the same gate as socket messages. */
@@ -57,6 +59,10 @@ export class LiveFeed {
       try {
         data = JSON.parse(msg.data);
       } catch {
+        return;
+      }
+      if (data && data.kind === "presence") {
+        if (this.onPresence) this.onPresence(data.online || []);
         return;
       }
       if (Array.isArray(data)) this.accept(data);

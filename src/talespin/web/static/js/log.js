@@ -21,7 +21,7 @@ export function describe(type, d = {}) {
     case "CrisisRaised": return `Crisis rose${d.by !== undefined ? ` by ${d.by}` : d.amount !== undefined ? ` by ${d.amount}` : ""} to ${d.crisis}${by}.`;
     case "CrisisLowered": return `Crisis fell to ${d.crisis}${by}.`;
     case "RisingTensionGained": return `Rising Tension rose to ${d.rising_tension}${by}.`;
-    case "RisingTensionSpent": return `The GM spent Rising Tension${d.on ? ` on ${d.on}` : ""}: now ${d.rising_tension}.`;
+    case "RisingTensionSpent": return `The GM spent ${d.amount ?? ""} Rising Tension on ${boughtText(d)}: ${d.rising_tension} left.`.replace("spent  ", "spent ");
     case "RisingTensionLowered": return `Rising Tension fell to ${d.rising_tension}${by}.`;
     case "SimpleObstaclePresented": return `A Simple Obstacle faces ${d.to || "the group"}${d.must_pass?.length > 1 ? " (each must pass)" : ""}.`;
     case "SimpleObstacleFaced": return `${d.character} faced the Simple Obstacle${d.choice === "auto" ? " and passed without rolling" : ""}.`;
@@ -40,6 +40,8 @@ export function describe(type, d = {}) {
     case "BlindRollMade": return `${who(d) || "Someone"} made a blind roll (only the GM sees it).`;
     case "SkillUsed": return `${d.character} used ${d.skill}.`;
     case "SkillPrepared": return `${d.character} readied ${d.skill}.`;
+    case "PreparationUsed": return `${d.character}'s roll carried what was readied for it: ${(d.sources || []).map((x) => (x === "GM" ? "Disadvantage the GM bought with Rising Tension" : x)).join(", ") || "a readied Skill"}.`;
+    case "Moved": return `${d.character} moved${d.text ? `: ${d.text}` : ""} (their action this round).`;
     case "SkillRecreated": return `${d.character} ${d.success ? "recreated" : "failed to recreate"} ${d.skill}.`;
     case "WoundsHealed": return `${d.character} healed (${s(d.wounds, "wound", "wounds")} left).`;
     case "ConflictStarted": return `A conflict began against ${(d.enemies || []).map((e) => e.name || e.sheet?.name).join(", ")}.`;
@@ -78,21 +80,34 @@ export function describe(type, d = {}) {
     case "EntryUndone": return `The GM undid entry #${d.entry}${d.do ? ` (${String(d.do).replace(/_/g, " ")})` : ""}.`;
     case "CampaignCreated": return `The campaign “${d.name}” was created.`;
     case "PlayerJoined": return `${d.name} joined the table.`;
+    case "PlayerRemoved": return `The GM removed ${d.name} from the table.`;
+    case "CharacterHanded": return `${d.character} changed hands: now played by ${d.to ? "another player" : "the GM"}.`;
     case "InviteRenewed": return "The GM made a new invite link; the previous one no longer works.";
     case "SeedCommitted": return `Fair dice: the server committed to seed ${d.number ?? d.commitment} (SHA-256 ${short(typeof d.commitment === "string" ? d.commitment : d.sha256)}).`;
     case "SeedRevealed": return `Fair dice: seed ${d.number ?? d.commitment} revealed (${short(d.seed)}).`;
-    default: return `${type}${Object.keys(d).length ? `: ${compact(d)}` : ""}`;
+    default: return `${spaced(type)}${d.character || d.hero ? ` — ${d.character || d.hero}` : ""}.`;
   }
 }
 
-const short = (x) => (x ? `${String(x).slice(0, 12)}…` : "");
-
-function compact(d) {
-  return Object.entries(d)
-    .filter(([k]) => !["chains", "faces", "sheet", "distribution"].includes(k))
-    .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`)
-    .join(", ");
+/** What a Rising Tension purchase bought, in words. */
+function boughtText(d) {
+  const n = Number(d.count ?? 1);
+  switch (d.on) {
+    case "disadvantage": return `${s(n, "Disadvantage", "Disadvantage")}${d.character ? ` on ${d.character}'s next roll` : ""}`;
+    case "trigger": return "a new Trigger";
+    case "obstacle": return n === 1 ? "an obstacle" : `${n} obstacles`;
+    case "enemy": return n === 1 ? "an enemy" : `${n} enemies`;
+    default: return d.on || "something";
+  }
 }
+
+/** "PreparationUsed" → "Preparation used": an event type we have no sentence for, at least in words. */
+function spaced(type) {
+  const words = String(type).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const short = (x) => (x ? `${String(x).slice(0, 12)}…` : "");
 
 /** A command as words: "simple obstacle — Ada rolls Piloting (+2 advantage, physical dice)". */
 export function describeCommand(c = {}) {

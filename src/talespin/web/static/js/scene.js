@@ -2,6 +2,7 @@
 // Rising Tension, the Flow of Battle and wounds. GM-only Triggers reach this code only on the GM's screen:
 // the server never sends them to players.
 
+import { ascendSheet, iiSheet, turnOrder } from "./sheetview.js";
 import { fill, h } from "./ui.js";
 
 /** Every value a Trigger fires at up to `limit` (T, T+k, T+2k, …). */
@@ -81,7 +82,8 @@ export function renderIiScene(root, view, role, send = null) {
       scene.present.length ? scene.present.join(", ") : "nobody") : null,
     obstacleLine,
     triggers.length ? h("div", h("h3", "Triggers"), h("ul.triggers", { id: "trigger-list" }, triggers)) : null,
-    enemies);
+    enemies,
+    turnOrder(view));
 }
 
 export function renderPeople(root, view, system, owned, { role = "player", send = null, players = [] } = {}) {
@@ -92,7 +94,8 @@ export function renderPeople(root, view, system, owned, { role = "player", send 
       const sh = hero.sheet || hero;
       const items = ["skills", "convictions", "traits", "backgrounds", "aids"]
         .map((k) => Object.entries(sh[k] || {}).map(([n, r]) => `${n} ${r}`).join(", ")).filter(Boolean).join(" · ");
-      return h("li", h("strong", sh.name), mine(sh.name) ? h("span.badge", "yours") : null, h("span.small.muted", items));
+      return h("li", h("strong", sh.name), mine(sh.name) ? h("span.badge", "yours") : null, h("span.small.muted", items),
+        ascendSheet(hero, { editable: role === "gm" || mine(sh.name) }));
     })));
     return;
   }
@@ -106,7 +109,8 @@ export function renderPeople(root, view, system, owned, { role = "player", send 
       send && view.scene?.kind === "cooperative" && (wounds[c.name] ?? c.wounds ?? 0) > 0 && (role === "gm" || mine(c.name))
         ? h("button.secondary.small", { type: "button", "data-heal": c.name, onclick: () => send({ do: "heal", character: c.name }) }, "Heal")
         : null,
-      h("span.small.muted", talents));
+      h("span.small.muted", talents),
+      iiSheet(c, { editable: role === "gm" || mine(c.name), wounds: wounds[c.name] ?? c.wounds ?? 0 }));
   })));
 }
 

@@ -1,6 +1,8 @@
 // The start page: create a campaign and hand out the GM link and the invite link.
 
+import "./theme.js";
 import { createCampaign, SYSTEM_LABELS } from "./api.js";
+import { exportTables, importTables, rememberedTables, rememberTable } from "./mine.js";
 import { parseLoose } from "./sheetio.js";
 import { $, copyButton, fill, h } from "./ui.js";
 
@@ -8,19 +10,40 @@ function absolute(path) {
   return new URL(path, location.origin).href;
 }
 
-// The GM links made in this browser, so a GM can find their tables again (kept only in this browser).
-const MINE = "talespin:tables";
+// The GM links made or opened in this browser, so a GM finds their tables again; the list moves to another
+// device as a file (export here, import there).
 function remember(entry) {
-  const list = JSON.parse(localStorage.getItem(MINE) || "[]").filter((t) => t.id !== entry.id);
-  localStorage.setItem(MINE, JSON.stringify([entry, ...list].slice(0, 20)));
+  rememberTable(entry.id, entry.name, entry.system, entry.gm);
   showMine();
 }
 function showMine() {
-  const list = JSON.parse(localStorage.getItem(MINE) || "[]");
-  $("#mine-card").hidden = !list.length;
+  const list = rememberedTables();
   fill($("#mine"), list.map((t) => h("li", h("a", { href: t.gm }, t.name), h("span.badge", SYSTEM_LABELS[t.system] || t.system))));
+  $("#mine-empty").hidden = list.length > 0;
+  $("#export-tables").disabled = !list.length;
 }
 showMine();
+
+$("#export-tables").addEventListener("click", () => {
+  const blob = new Blob([exportTables()], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: "talespin-tables.json" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+});
+$("#import-tables").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  const note = $("#tables-note");
+  try {
+    const n = importTables(await file.text());
+    note.textContent = `${n} ${n === 1 ? "table" : "tables"} added to this browser's list.`;
+    showMine();
+  } catch (err) {
+    note.textContent = err.message;
+  }
+  event.target.value = "";
+});
 
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();

@@ -1,6 +1,7 @@
 // The game table: loads the campaign as this token may see it, keeps it live over the WebSocket, and wires
 // the scene, the actions with their odds, the Ascend Test builder, the GM controls and the log.
 
+import "./theme.js";
 import { mountActions } from "./actions.js";
 import { mountAscend } from "./ascend.js";
 import { canonicalSystem, hashParams, SYSTEM_LABELS, Table } from "./api.js";
@@ -8,6 +9,8 @@ import { verifySeed } from "./fairness.js";
 import { mountGm } from "./gm.js";
 import { LiveFeed } from "./live.js";
 import { describe, EntryLog } from "./log.js";
+import { rememberTable } from "./mine.js";
+import { mountTalk } from "./talk.js";
 import { renderIiScene, renderPeople } from "./scene.js";
 import { $, copyButton, fill, h, toast } from "./ui.js";
 
@@ -17,6 +20,8 @@ const ctx = { table, version: 0, role: null, system: null, view: null, owned: []
 let actions = null;
 let ascend = null;
 let gm = null;
+let talk = null;
+let lastMove = null;
 
 // ---------- the shapes the service sends, read in one place ----------
 // state: {id, name, system, version, role, player_id, players: [{id, name}], owners: {character: player id
@@ -62,15 +67,16 @@ ctx.send = async (command) => {
         addEvents(res.events);
         const rolled = res.events.filter((e) => /Rolled$|Decided$/.test(e.type));
         if (rolled.length) say(rolled.map((e) => describe(e.type, e.data)).join(" "));
+        if (talk) talk.sent(res.events);
       }
       scheduleRefresh();
-      return true;
+      return res;
     } catch (err) {
       if (err.status === 409 && attempt === 0) {
         await refresh();
         continue;
       }
-      say(`${err.rule ? `${err.rule}: ` : ""}${err.message}`, "error");
+      say(`${err.message}${err.rule ? ` (rule ${err.rule})` : ""}`, "error");
       return false;
     }
   }
@@ -85,6 +91,7 @@ const log = new EntryLog($("#log"), { nameOf });
 function addEvents(events) {
   let seeds = false;
   for (const ev of events) {
+    if (ev.type === "ChatSaid") continue; // table talk has its own panel
     if (log.add(ev) && /^Seed/.test(ev.type)) seeds = true;
   }
   if (seeds) scheduleRefresh();
@@ -138,7 +145,7 @@ async function refresh() {
         h("p", err.status === 401 ? "The link's token is not known here: ask your GM for the link again." :
           err.status === 404 ? "There is no campaign with this id." : err.message));
     } else {
-      say(`Could not load the table: ${err.message}`, "error");
+      say(`The table could not be brought up to date: ${err.message}`, "error");
     }
     return;
   }
@@ -161,8 +168,10 @@ function setup(s) {
   const roleBadge = $("#role-badge");
   roleBadge.textContent = s.role === "gm" ? "GM" : `Player${s.player ? `: ${s.player}` : ""}`;
   roleBadge.className = s.role === "gm" ? "badge gm" : "badge";
+  talk = mountTalk($("#talk"), ctx);
   if (s.role === "gm") {
     gm = mountGm($("#gm"), ctx);
+    rememberTable(table.id, s.name, s.system, location.pathname + location.hash);
     $("#gm").hidden = false;
     showInvite(s.inviteLink || localStorage.getItem(`talespin:invite:${table.id}`));
     $("#invite-card").hidden = false;
@@ -226,7 +235,47 @@ function render() {
       h("pre.small.mono", JSON.stringify(ctx.variant, null, 2))));
   }
   if (gm) gm.refresh(view, ctx.undoable, log);
+  if (talk) talk.refresh(ctx);
   $("#act").hidden = false;
+  noticeMove();
+}
+
+/** Whose move it is, for this player: a sentence, or null when nothing waits on them. */
+function myMove() {
+  if (ctx.role !== "player" || ctx.system === "ascend") return null;
+  const scene = ctx.view?.scene;
+  if (!scene || scene.kind === "cooperative") return null;
+  const everyone = (ctx.view.characters || []).map((c) => c.name);
+  const present = Array.isArray(scene.present) && scene.present.length ? scene.present : everyone;
+  const mine = ctx.owned.filter((n) => present.includes(n));
+  if (!mine.length) return null;
+  const conflict = scene.conflict;
+  if (conflict && !conflict.ended) {
+    const ready = mine.filter((n) => !(conflict.acted || []).includes(n) && !(conflict.out || []).includes(n));
+    return ready.length ? `Your move: ${ready.join(" or ")} can act in round ${conflict.round ?? 1}.` : null;
+  }
+  const obstacle = scene.obstacle;
+  if (!obstacle || obstacle.beaten) return null;
+  if (obstacle.kind === "simple") {
+    const waiting = (obstacle.must_pass || []).length
+      ? obstacle.must_pass.filter((n) => !(obstacle.passed || []).includes(n))
+      : obstacle.presented_to ? [obstacle.presented_to] : mine;
+    const who = mine.filter((n) => waiting.includes(n));
+    return who.length ? `Your move: ${who.join(" and ")} ${who.length > 1 ? "face" : "faces"} a Simple Obstacle.` : null;
+  }
+  return `Your move: the Complex Obstacle stands at Obstruction ${obstacle.obstruction}; ${mine.join(" or ")} can act.`;
+}
+
+/** A notice when it becomes this player's move: in the actions, in the tab's title, and read out once. */
+function noticeMove() {
+  const text = myMove();
+  const ascendPlayer = ctx.role === "player" && ctx.system === "ascend" && ctx.owned.length > 0;
+  document.body.dataset.myMove = String(Boolean(text) || ascendPlayer);
+  if (actions) actions.moveNote(text);
+  const base = `talespin — ${ctx.name || "the table"}`;
+  document.title = text ? `(Your move) ${base}` : base;
+  if (text && text !== lastMove) say(text);
+  lastMove = text;
 }
 
 // ---------- exports ----------
@@ -255,11 +304,16 @@ async function start() {
   }
   await refresh();
   if (ctx.role === null) return;
-  const feed = new LiveFeed(table, (events) => { addEvents(events); scheduleRefresh(); }, (up) => {
+  const feed = new LiveFeed(table, (events) => {
+    addEvents(events);
+    if (talk) talk.heard(events);
+    scheduleRefresh();
+  }, (up) => {
     const conn = $("#conn");
     conn.textContent = up ? "live" : "reconnecting…";
     conn.className = `conn ${up ? "on" : "off"}`;
   });
+  feed.onPresence = (online) => talk && talk.presence(online);
   try {
     const past = await table.events(0);
     feed.accept(Array.isArray(past) ? past : past.events);
