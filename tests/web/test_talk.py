@@ -102,6 +102,8 @@ def test_the_gm_hands_a_character_on_and_removes_a_player(client: TestClient) ->
     )
     assert handed.status_code == 200, handed.text
     assert ii.state()["owners"] == {"Ada": cal_id}
+    assert ii.post({"do": "heal", "character": "Ada"}, bea).status_code == 403
+    assert ii.post({"do": "heal", "character": "Ada"}, cal).status_code != 403
     ii.send({"do": "note", "text": "Ada changes hands."})
     ii.send({"do": "undo"})  # the rebuild after an undo keeps the handover: seats are not entries
     assert ii.state()["owners"] == {"Ada": cal_id}
