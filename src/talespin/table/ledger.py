@@ -232,13 +232,8 @@ class Ledger:
             self._notes.append(
                 Note(entry_version, str(data.get("text", "")), stored.visibility, str(data.get("by", "")))
             )
-        elif kind == "SeedDrawn":
-            self._seed(data).seed = bytes.fromhex(str(data["seed"]))
-        elif kind == "SeedCommitted":
-            self._seed(data).sha256 = str(data["commitment"])
-        elif kind == "SeedRevealed":
-            seed = self._seed(data)
-            seed.seed, seed.revealed = bytes.fromhex(str(data["seed"])), True
+        elif kind in {"SeedDrawn", "SeedCommitted", "SeedRevealed"}:
+            self._seed_fact(kind, data)
         elif kind == "SettingChanged":
             self.physical_dice = str(data.get("physical_dice", self.physical_dice))
         elif kind == "EntryUndone":
@@ -250,6 +245,16 @@ class Ledger:
         elif kind not in TABLE_EVENTS:
             self.state = self.system.evolve(self.state, system_event(stored))
         self._attach(stored)
+
+    def _seed_fact(self, kind: str, data: Mapping[str, Any]) -> None:
+        """A seed drawn (its bytes, on the server only), committed (its hash) or revealed."""
+        seed = self._seed(data)
+        if kind == "SeedDrawn":
+            seed.seed = bytes.fromhex(str(data["seed"]))
+        elif kind == "SeedCommitted":
+            seed.sha256 = str(data["commitment"])
+        else:
+            seed.seed, seed.revealed = bytes.fromhex(str(data["seed"])), True
 
     def _seat(self, stored: StoredEvent) -> None:
         """A seat change: a removed player's characters pass to the GM; a handed one to its new owner."""
