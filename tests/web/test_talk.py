@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 from table_sheets import ADA
 from web_support import Campaign, bearer
 
+from talespin.table.verify import verify_export
+
 WHISPER = "Bram took the key from the vault"
 REPLY = "Keep it quiet until the dock"
 
@@ -117,3 +119,21 @@ def test_the_gm_hands_a_character_on_and_removes_a_player(client: TestClient) ->
     assert [p["id"] for p in ii.state()["players"]] == [cal_id]
     client.post(f"{ii.base}/seats/remove", json={"player_id": cal_id}, headers=bearer(ii.gm_token))
     assert ii.state()["owners"] == {"Ada": None}
+
+
+def test_a_whisper_feeds_no_chain(client: TestClient) -> None:
+    """Every player keeps one players' chain whoever whispers; both players' and the GM's exports verify."""
+    ii = Campaign.create(client, "ii")
+    bea, bea_id = _join(ii, "Bea")
+    cal, _ = _join(ii, "Cal")
+    assert _say(ii, bea, "Hello, table").status_code == 201
+    before = ii.state(cal)["head"]
+    assert _say(ii, bea, WHISPER, "gm").status_code == 201
+    assert _say(ii, ii.gm_token, REPLY, bea_id).status_code == 201
+    assert ii.state(bea)["head"] == ii.state(cal)["head"] == before
+    for token in (bea, cal, ii.gm_token):
+        record = ii.client.get(f"{ii.base}/export?format=json", headers=bearer(token)).json()
+        whispers = [e for e in record["events"] if e["visibility"] == "whisper"]
+        assert all("head" not in e and "prev" not in e for e in whispers)
+        chain = [row for row in verify_export(record).record if row.what == "hash chain"]
+        assert chain and all(row.status == "verified" for row in chain), chain
