@@ -225,16 +225,17 @@ def test_the_gm_adds_cast_and_moves_crisis_and_rising_tension_by_hand(new_page: 
     gm.click("#gm-add-tension")
     expect(bea.locator("#stat-tension")).to_contain_text("2")
 
-    # Rising Tension buys the Trigger written under "Add a Trigger now", in one command; with nothing to buy,
-    # nothing is spent.
+    # Rising Tension buys the Trigger written under "Spend Rising Tension", in one command; with nothing to
+    # buy, nothing is spent.
     # rule: II-RT-3
-    gm.select_option("#gm-rt-on", "trigger")
-    gm.click("#gm-spend-tension")
-    expect(gm.locator("#toast")).to_contain_text("Write the Trigger")
-    table.open_gm_group(gm, "Add a Trigger now")
-    gm.locator("details.gm-group[data-group='Add a Trigger now'] .t-at").fill("12")
-    gm.locator("details.gm-group[data-group='Add a Trigger now'] .t-text").fill("The reactor whines")
-    gm.click("#gm-spend-tension")
+    table.open_gm_group(gm, "Spend Rising Tension")
+    gm.select_option("#spend-on", "trigger")
+    gm.click("#spend-button")
+    expect(gm.locator("#toast")).to_contain_text("Say what the Trigger does")
+    expect(bea.locator("#stat-tension")).to_contain_text("2")
+    gm.locator("#spend-trigger .t-at").fill("12")
+    gm.locator("#spend-trigger .t-text").fill("The reactor whines")
+    gm.click("#spend-button")
     expect(bea.locator("#trigger-list")).to_contain_text("The reactor whines", timeout=2000)
     expect(bea.locator("#stat-tension")).to_contain_text("0")
 
