@@ -85,8 +85,18 @@ class DocumentError(ValueError):
 
 
 def child_path(path: str, key: object) -> str:
-    """The path of ``key`` inside the mapping at ``path``: ``sheet.name``, or ``name`` at the top."""
-    return f"{path}.{key}" if path else str(key)
+    """The path of ``key`` inside the mapping at ``path``: ``sheet.name``, or ``name`` at the top.
+
+    A key that is long or holds unusual characters is shown escaped and cut short, so a path can always
+    be printed and sent back:
+
+    >>> child_path("sheet", "A\\x00"), child_path("", "k" * 50)[-3:]
+    ('sheet.A\\\\x00', 'kk…')
+    """
+    text = str(key)
+    if len(text) > EXCERPT or UNSAFE_CHARACTERS.search(text):
+        text = ascii(text[:EXCERPT])[1:-1] + ("…" if len(text) > EXCERPT else "")
+    return f"{path}.{text}" if path else text
 
 
 def _text_problem(text: str) -> str | None:
@@ -170,7 +180,7 @@ class _Loader(yaml.SafeLoader):
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
                 raise DocumentError(f"uses more than {MAX_ALIASES} aliases (*name)", code="too_many_aliases")
-        elif self._depth >= MAX_DEPTH:
+        elif self._depth >= MAX_DEPTH and self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent):
             raise DocumentError(f"nests more than {MAX_DEPTH} levels deep", code="too_deep")
         self._depth += 1
         try:

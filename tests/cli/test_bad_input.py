@@ -13,6 +13,7 @@ import pytest
 from talespin.cli import main
 from talespin.cli.ascend_files import MAX_DEPTH
 from talespin.dice import LimitExceeded
+from talespin.documents import MAX_BYTES
 from talespin.systems.inciting_incident import default_rules
 from talespin.systems.inciting_incident.rolls import final_d6
 
@@ -166,4 +167,95 @@ def test_serve_on_a_busy_port_exits_two(tmp_path: Path) -> None:
         busy.close()
     assert done.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _bounded_files(tmp_path: Path) -> dict[str, Path]:
+    """Files past each limit of the document reader (aliases, size, numbers, texts)."""
+    laughs = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    laughs += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    made = {
+        "laughs.yaml": "\n".join(laughs) + "\n",
+        "huge-number.yaml": "name: Ada\nabilities: {fortitude: " + "9" * 5000 + "}\n",
+        "huge-number.json": '{"name": "Ada", "abilities": {"fortitude": ' + "9" * 5000 + "}}",
+        "nul-name.json": '{"name": "A\\u0000da"}',
+        "surrogate-name.json": '{"name": "A\\ud800da"}',
+        "oversize.yaml": "# " + "x" * (MAX_BYTES + 10) + "\n",
+    }
+    for name, content in made.items():
+        (tmp_path / name).write_text(content, encoding="utf-8")
+    return {name: tmp_path / name for name in made}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["ii", "character", "validate"], ["ii", "play"], ["ascend", "hero", "validate"], ["ascend", "play"]],
+)
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("laughs.yaml", "unparsable_file"),
+        ("huge-number.yaml", "out_of_range"),
+        ("huge-number.json", "out_of_range"),
+        ("nul-name.json", "bad_text"),
+        ("surrogate-name.json", "bad_text"),
+        ("oversize.yaml", "unreadable_file"),
+        ("/dev/zero", "unreadable_file"),
+    ],
+)
+def test_files_past_the_reader_limits_are_refused_quickly(
+    command: list[str], name: str, code: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Alias bombs, 5,000-digit numbers, NUL, surrogates, oversize files, /dev/zero: exit 2, short error."""
+    path = Path(name) if name.startswith("/") else _bounded_files(tmp_path)[name]
+    exit_code, out = run([*command, str(path), "--json"], capsys)
+    assert exit_code == 2
+    error = error_of(out)
+    assert error["code"] == code
+    assert len(str(error["message"])) < 400  # an excerpt of the input at most
+    if code == "bad_text":
+        assert error["path"] == "name"
+
+
+def test_an_ascend_difficulty_of_ten_to_the_thirty_is_refused_in_a_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``difficulty: 10**30`` in an Ascend script is exit 2 naming the difficulty and its range."""
+    # rule: AS-TEST-2
+    hero = (Path(__file__).parents[2] / "examples" / "ascend-hero-susan.yaml").read_text(encoding="utf-8")
+    (tmp_path / "susan.yaml").write_text(hero, encoding="utf-8")
+    script = tmp_path / "huge.yaml"
+    script.write_text(
+        "system: ascend\nheroes: [susan.yaml]\ncommands:\n"
+        f"  - {{do: test, hero: Susan, skill: Athletics, trait: Agility, difficulty: {10**30}}}\n",
+        encoding="utf-8",
+    )
+    exit_code, out = run(["ascend", "play", str(script), "--json"], capsys)
+    assert exit_code == 2
+    error = error_of(out)
+    assert "10000" in str(error["message"])
+    assert "difficulty" in str(error.get("path", "")) + str(error["message"])
+
+
+def test_rich_markup_in_a_message_is_printed_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """``talespin roll "[/]" --json`` is one JSON error and exit 2, the markup shown on stderr as typed."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["roll", "[/]", "--json"])
+    captured = capsys.readouterr()
+    assert stopped.value.code == 2
+    assert error_of(captured.out)["code"] == "bad_notation"
+    assert "'[/]'" in captured.err
+
+
+def test_serve_with_an_unsupported_store_scheme_exits_two_naming_the_schemes() -> None:
+    """``talespin serve --db mysql://…`` exits 2 naming sqlite and postgresql, without a traceback."""
+    done = subprocess.run(
+        [*TALESPIN, "serve", "--db", "mysql://user@host/db", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "sqlite" in done.stderr and "postgresql" in done.stderr
     assert "Traceback" not in done.stderr

@@ -43,7 +43,8 @@ from .commands import decide, first_events, server_nonce
 from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
-from .shape import check_depth
+from .salvage import Problem, fold
+from .shape import check_input
 from .talk import chat_event, hand_event, remove_event
 from .views import head, state_json, visible_events
 
@@ -84,6 +85,7 @@ class _Campaign:
     ledger: Ledger
     players: dict[str, PlayerRecord]
     lock: threading.Lock
+    problems: list[Problem]
 
 
 def _name(value: Any, what: str) -> str:
@@ -91,6 +93,7 @@ def _name(value: Any, what: str) -> str:
         raise MalformedCommand(
             f"{what} must be a non-empty string of at most {MAX_NAME} characters", path=what
         )
+    check_input(value, what=what, path=what)
     return value.strip()
 
 
@@ -140,9 +143,10 @@ class TableService:
                 record = self.store.campaign(campaign_id)
             except UnknownCampaign:
                 raise CampaignNotFound(f"no campaign has id {campaign_id!r}") from None
-            ledger = Ledger.replay(campaign_id, self.store.events(campaign_id))
+            problems: list[Problem] = []
+            ledger = fold(Ledger(campaign_id), self.store.events(campaign_id), problems)
             players = {p.id: p for p in self.store.players(campaign_id)}
-            found = _Campaign(record, ledger, players, threading.Lock())
+            found = _Campaign(record, ledger, players, threading.Lock(), problems)
             self._campaigns[campaign_id] = found
             return found
 
@@ -195,7 +199,7 @@ class TableService:
         variant = {} if variant is None else variant
         if not isinstance(variant, Mapping):
             raise MalformedCommand("variant must be an object of rules-data overrides", path="variant")
-        check_depth(variant, what="variant")
+        check_input(variant, what="variant", path="variant")
         get_system(canonical).new_state({"variant": dict(variant)})  # refuses a bad variant before storing
         gm_token, invite_token, at = self._new_token(), self._new_token(), self._now()
         record = CampaignRecord(
@@ -241,6 +245,7 @@ class TableService:
 
     def say(self, campaign_id: str, viewer: Viewer, text: Any, to: Any = None) -> dict[str, Any]:
         """Table talk (see :mod:`.talk`): the message as the speaker sees it, with its version."""
+        check_input(text, what="message", path="text")
         stored = self._append(campaign_id, lambda ledger: chat_event(ledger, viewer, text, to))
         shown = self.visible(campaign_id, viewer, [stored])
         return {"version": stored.version, "event": shown[0] if shown else None}
@@ -328,6 +333,7 @@ class TableService:
                     f"the campaign is at version {ledger.version}, not {expected_version}",
                     version=ledger.version,
                 )
+            check_input(command)
             new = decide(ledger, viewer, command, self._seeds, nonce=nonce, make_nonce=self._nonces)
             try:
                 stored = self.store.append(campaign_id, expected_version, new, self._now())
@@ -341,8 +347,7 @@ class TableService:
             return ledger.version, visible_events(ledger, viewer, stored)
 
     def _apply(self, campaign: _Campaign, stored: list[StoredEvent]) -> None:
-        for event in stored:
-            campaign.ledger.apply(event)
+        fold(campaign.ledger, stored, campaign.problems)
         self._publish(campaign.record.id, stored)
 
     def state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:
@@ -350,7 +355,10 @@ class TableService:
         self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            return state_json(campaign.ledger, viewer)
+            shown = state_json(campaign.ledger, viewer)
+            if viewer.is_gm:
+                shown["problems"] = [problem.to_json() for problem in campaign.problems]
+            return shown
 
     def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
         """The events after version ``after`` that ``viewer`` may see (up to the newest committed)."""
@@ -395,7 +403,7 @@ class TableService:
         """The system's odds for a query against the current state."""
         if not isinstance(query, Mapping):
             raise MalformedCommand('an odds query is a JSON object, e.g. {"character": "Ada"}')
-        check_depth(query, what="odds query")
+        check_input(query, what="odds query")
         self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:

@@ -30,6 +30,7 @@ from ..dice import DiceError
 from ..store.port import StoreError, UnknownCampaign, VersionConflict
 from ..systems import RulesError
 from ..table.errors import CampaignNotFound, Forbidden, StaleVersion, TableError, Unauthorized
+from ..table.salvage import render_safe
 
 __all__ = ["UnknownSystem", "error_body", "install_error_handlers", "status_of"]
 
@@ -62,7 +63,12 @@ def status_of(error: Exception) -> int:
 
 
 def error_body(error: Exception) -> dict[str, Any]:
-    """The contract's ``{"error": {...}}`` for one of the engine's errors."""
+    """The contract's ``{"error": {...}}`` for one of the engine's errors, always encodable as UTF-8 JSON."""
+    body, _ = render_safe(_error_body(error))
+    return dict(body)
+
+
+def _error_body(error: Exception) -> dict[str, Any]:
     if isinstance(error, RulesError):
         return {"error": error.to_json()}
     if isinstance(error, DiceError):
@@ -105,11 +111,13 @@ def _problem(detail: Mapping[str, Any]) -> str:
 def _validation_error(_request: Request, error: Exception) -> JSONResponse:
     details = error.errors() if isinstance(error, RequestValidationError) else []
     problems = "; ".join(_problem(d) for d in details[:5])
-    body = {
+    body: dict[str, Any] = {
         "code": "malformed",
         "rule": None,
         "message": f"the request was refused: {problems}",
     }
+    if details:
+        body["path"] = ".".join(str(p) for p in details[0].get("loc", ()) if p != "body") or None
     return JSONResponse({"error": body}, status_code=422)
 
 

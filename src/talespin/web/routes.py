@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from ..store.port import ChangeFeed
 from ..systems import MalformedCommand, get_system, system_names
 from ..table import TableService, Viewer, export_json, export_markdown
-from ..table.shape import check_depth
+from ..table.shape import check_input
 from .errors import UnknownSystem
 from .live import Hub, serve_socket
 from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
@@ -135,7 +135,7 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
             rules = get_system(system)
         except MalformedCommand as error:
             raise UnknownSystem(error.message) from None
-        check_depth(body.sheet, what="sheet")
+        check_input(body.sheet, what="sheet")
         return rules.validate_sheet(body.sheet)
 
     @router.websocket("/api/campaigns/{campaign_id}/ws")
