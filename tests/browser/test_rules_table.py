@@ -58,7 +58,9 @@ def test_two_players_each_choose_their_own_side_of_an_opposed_test(new_page: Any
     pia.fill("#ascend-faces", "0 1 2")
     pia.click("#roll-test")
 
-    expect(quin.locator("#opposed-waiting")).to_contain_text("Susan opposes Kai with Athletics", timeout=2000)
+    expect(quin.locator("#opposed-waiting")).to_contain_text(
+        "Susan opposes Kai with Athletics", timeout=10_000
+    )
     expect(pia.locator("#opposed-waiting")).to_contain_text("waits for Kai's side")
     expect(pia.locator("#opposed")).to_be_hidden()  # no second opposed Test while one waits
     expect(quin.locator("#roll-test")).to_have_text("Resist: roll both sides")
@@ -70,7 +72,7 @@ def test_two_players_each_choose_their_own_side_of_an_opposed_test(new_page: Any
     quin.click("#roll-test")
 
     decided = pia.locator('#log .event[data-type="OpposedTestDecided"]')
-    expect(decided).to_have_count(1, timeout=2000)
+    expect(decided).to_have_count(1, timeout=10_000)
     expect(decided).to_contain_text("Susan won, 3 to 0")
     expect(pia.locator("#opposed-waiting")).to_be_hidden()
     expect(gm.locator('#log .event[data-type="OpposedTestDecided"]')).to_have_count(1)
@@ -85,10 +87,12 @@ def test_two_players_each_choose_their_own_side_of_an_opposed_test(new_page: Any
     gm.select_option("#defender", "Kai")
     expect(gm.locator("#defender-chooses")).to_contain_text("Kai chooses its own side")
     gm.click("#roll-test")
-    expect(quin.locator("#opposed-waiting")).to_contain_text("Ghoul opposes Kai with Athletics", timeout=2000)
+    expect(quin.locator("#opposed-waiting")).to_contain_text(
+        "Ghoul opposes Kai with Athletics", timeout=10_000
+    )
     expect(gm.locator("#opposed-waiting")).to_contain_text("waits for Kai's side")
     gm.click("#withdraw-opposed")
-    expect(quin.locator("#opposed-waiting")).to_be_hidden(timeout=2000)
+    expect(quin.locator("#opposed-waiting")).to_be_hidden(timeout=10_000)
 
 
 def test_exceptional_narration_is_asked_for_and_granted_by_the_gm(new_page: Any, table: Any) -> None:
@@ -101,14 +105,14 @@ def test_exceptional_narration_is_asked_for_and_granted_by_the_gm(new_page: Any,
     exceptional = pia.locator('#narration option[value="exceptional"]')
     expect(exceptional).to_be_disabled()
     pia.click("#ask-exceptional")
-    expect(pia.locator("#exceptional-status")).to_contain_text("waiting for the GM", timeout=2000)
+    expect(pia.locator("#exceptional-status")).to_contain_text("waiting for the GM", timeout=10_000)
     expect(pia.locator("#ask-exceptional")).to_be_hidden()
     table.open_gm_group(gm, "Exceptional narration")
     request = gm.locator('#narration-requests [data-request="Susan"]')
-    expect(request).to_contain_text("Susan asks for exceptional narration", timeout=2000)
+    expect(request).to_contain_text("Susan asks for exceptional narration", timeout=10_000)
     request.locator("button[data-grant]").click()
     awarded = pia.locator('#log .event[data-type="NarrationAwarded"]')
-    expect(awarded).to_contain_text("Susan was awarded exceptional narration by GM", timeout=2000)
+    expect(awarded).to_contain_text("Susan was awarded exceptional narration by GM", timeout=10_000)
     expect(exceptional).to_be_enabled()
     expect(pia.locator("#exceptional-status")).to_contain_text("The GM awarded Susan")
     pia.select_option("#narration", "exceptional")
@@ -117,7 +121,7 @@ def test_exceptional_narration_is_asked_for_and_granted_by_the_gm(new_page: Any,
     pia.check('#invokes input[value="Avanus"]')
     expect(pia.locator("#test-odds")).to_contain_text("6d10")
     pia.click("#roll-test")
-    expect(gm.locator('#log .event[data-type="NarrationUsed"]')).to_have_count(1, timeout=2000)
+    expect(gm.locator('#log .event[data-type="NarrationUsed"]')).to_have_count(1, timeout=10_000)
     expect(gm.locator('#log .event[data-type="TestRolled"]')).to_contain_text("on 6d10")
     expect(exceptional).to_be_disabled()  # the award is spent
 
@@ -139,14 +143,14 @@ def test_the_gm_switches_who_enters_physical_dice(new_page: Any, table: Any) -> 
     bea.fill("#faces", "6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,1; 1; 1; 1; 1; 1; 1")
     piloting.locator("button.act").click()
     rolled = cal.locator('#log .event[data-type="TalentRolled"]')
-    expect(rolled).to_contain_text("Ada rolled Piloting: 103 against 20", timeout=2000)
+    expect(rolled).to_contain_text("Ada rolled Piloting: 103 against 20", timeout=10_000)
     expect(rolled).to_contain_text("Physical dice, entered by Bea.")
 
     table.open_gm_group(gm, "Physical dice")
     gm.select_option("#gm-physical-dice", "gm")
     gm.click("#gm-physical-set")
     expect(bea.locator('#log .event[data-type="SettingChanged"]')).to_contain_text(
-        "only the GM enters physical dice", timeout=2000
+        "only the GM enters physical dice", timeout=10_000
     )
     expect(bea.locator("#act details", has_text="Physical dice")).to_be_hidden()
     expect(cal.locator("#act details", has_text="Physical dice")).to_be_hidden()
