@@ -16,13 +16,16 @@ from ..lab.obstacle import Spot
 from ..lab.party import parse_party
 from ..lab.variant_plot import plot_comparison
 from ..lab.variants import compare
+from ..systems import get_system
 from ..systems.inciting_incident import default_rules
 from . import ascend_files as files
+from . import lab_ascend
 from .output import BadInput, console, emit, guarded
 
 __all__ = ["app"]
 
 app = typer.Typer(no_args_is_help=True, help="The designer's lab: best play, variants, scenes.")
+app.add_typer(lab_ascend.app, name="ascend")
 
 
 @app.command("advise")
@@ -73,12 +76,16 @@ def compare_command(
         Path | None, typer.Option("--plot", help="Write the difference heatmaps (.png/.svg).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+    system: Annotated[str, typer.Option("--system", help="inciting-incident | ascend")] = "inciting-incident",
 ) -> None:
     """The shipped rules and each variant on the same grid: P(success), E[Crisis], auto-vs-roll per cell."""
     with guarded(as_json):
         named: dict[str, object] = {"shipped": {}}
         for path in variants:
             named[path.stem] = files.read_document(path).data
+        if get_system(system).name == "ascend":
+            lab_ascend.compare_ascend_command(named, plot, as_json)
+            return
         cmp = compare(named, max_base=9, max_net=10)
         if plot is not None:
             if plot.suffix not in (".png", ".svg"):
