@@ -166,3 +166,23 @@ def test_two_services_on_one_database_keep_optimistic_concurrency(tmp_path: Path
     ]
     for store in (first_store, second_store, third_store):
         store.close()
+
+
+def test_undo_naming_an_entry_undoes_only_that_entry_when_it_is_the_last(table: Open) -> None:
+    """``entry`` names what undo should strike: the last undoable entry is undone; any other is refused."""
+    t = table("ascend")
+    t.send(t.gm, {"do": "add_character", "sheet": SUSAN})
+    t.send(t.gm, susan_test(faces=[1, 2, 9]))
+    ledger = t.service.ledger(t.id)
+    latest = ledger.latest_undoable()
+    assert latest is not None
+    before = len(ledger.log)
+    with pytest.raises(IllegalCommand) as refused:
+        t.send(t.gm, {"do": "undo", "entry": latest.version - 1})
+    assert refused.value.code == "undo_not_last" and f"#{latest.version}" in refused.value.message
+    assert len(ledger.log) == before and not latest.undone
+    with pytest.raises(MalformedCommand):
+        t.send(t.gm, {"do": "undo", "entry": "last"})
+    t.send(t.gm, {"do": "undo", "entry": latest.version})
+    assert ledger.system.view(ledger.state, "gm")["tests"] == 0
+    assert [e.version for e in ledger.entries if e.undone] == [latest.version]

@@ -3,8 +3,10 @@
 Every command becomes one *entry* in the log: ``CommandIssued`` first (the command, who sent it, which dice
 it used), then the events it caused. The table handles its own vocabulary:
 
-* ``{"do": "undo"}`` (GM only) undoes the latest command entry not yet undone and not itself an undo;
-  sending it again walks further back. The entry stays in the log, marked by ``EntryUndone``.
+* ``{"do": "undo", "entry": 12}`` (GM only) undoes the latest command entry not yet undone and not itself an
+  undo; sending it again walks further back. The entry stays in the log, marked by ``EntryUndone``. ``entry``
+  (optional) names the entry the GM means to undo: when it is not that latest entry, nothing is undone and the
+  command is refused (``undo_not_last``), so an undo never strikes an entry other than the one its button named.
 * ``{"do": "note", "text": "...", "visibility": "public" | "gm"}`` a table-level note (GM-only notes from
   the GM only).
 * ``{"do": "set_physical_dice", "who": "players" | "gm"}`` (GM only): who may enter physical dice
@@ -182,6 +184,7 @@ def _decide_table(
         target = ledger.latest_undoable()
         if target is None:
             raise IllegalCommand("there is nothing to undo", code="nothing_to_undo")
+        _check_undo_names(command, target.version)
         undone = NewEvent(
             "EntryUndone",
             {"entry": target.version, "undone": target.version, "do": target.command.get("do")},
@@ -190,6 +193,20 @@ def _decide_table(
         return [_issued(command, viewer, "table", None), undone]
     rotation, _, _ = rotate_seed(ledger, draw_seed)
     return [_issued(command, viewer, "table", None), *rotation]
+
+
+def _check_undo_names(command: Mapping[str, Any], latest: int) -> None:
+    """Refuse an undo whose ``entry`` is not ``latest``, the entry undo would undo now."""
+    if "entry" not in command:
+        return
+    named = command["entry"]
+    if isinstance(named, bool) or not isinstance(named, int) or named < 1:
+        raise MalformedCommand(f"entry must be an entry number (1 or more), got {named!r}", path="entry")
+    if named != latest:
+        raise IllegalCommand(
+            f"entry #{named} is not the last entry that can be undone (that is #{latest}); nothing was undone",
+            code="undo_not_last",
+        )
 
 
 def _has_faces(value: Any) -> bool:

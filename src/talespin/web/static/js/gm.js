@@ -155,7 +155,10 @@ export function mountGm(root, ctx) {
   const seatsBox = group("Seats", seats.el);
 
   // Notes, characters, undo.
-  const undoButton = h("button.danger", { type: "button", id: "gm-undo", "aria-keyshortcuts": "Alt+Shift+Z", onclick: () => send({ do: "undo" }) }, "Undo the last entry");
+  // Undo names the entry its button shows: the server refuses it if another entry has become the last.
+  let undoEntry = null;
+  const undoButton = h("button.danger", { type: "button", id: "gm-undo", "aria-keyshortcuts": "Alt+Shift+Z",
+    onclick: () => undoEntry !== null && send({ do: "undo", entry: undoEntry }) }, "Undo the last entry");
   const note = h("input", { id: "gm-note", placeholder: "The door is trapped" });
   const noteGm = h("input", { id: "gm-note-private", type: "checkbox", checked: true });
   const sheet = h("textarea", { id: "gm-sheet", placeholder: ii ? '{"name": "Guard", "abilities": {...}, "talents": [...]}' : '{"name": "Ghoul", "skills": {...}}' });
@@ -230,7 +233,8 @@ export function mountGm(root, ctx) {
       if (spend) spend.refresh(view);
       seats.refresh(view);
       const li = undoable === null || undoable === undefined ? null : log?.items.get(undoable);
-      undoButton.disabled = undoable === null || undoable === undefined;
+      undoEntry = undoable === null || undoable === undefined ? null : Number(undoable);
+      undoButton.disabled = undoEntry === null;
       undoButton.textContent = li ? `Undo #${undoable} (${(li.dataset.do || "entry").replace(/_/g, " ")})` : "Undo the last entry";
       const names = (view.characters || view.heroes || []).map((c) => c.name || c.sheet?.name);
       const was = charSel.value;

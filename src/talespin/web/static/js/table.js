@@ -59,28 +59,27 @@ function say(message, kind = "") {
 ctx.say = say;
 
 ctx.send = async (command) => {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const res = await table.command(command, ctx.version);
-      ctx.version = Math.max(ctx.version, Number(res.version ?? ctx.version));
-      if (Array.isArray(res.events)) {
-        addEvents(res.events);
-        const rolled = res.events.filter((e) => /Rolled$|Decided$/.test(e.type));
-        if (rolled.length) say(rolled.map((e) => describe(e.type, e.data)).join(" "));
-        if (talk) talk.sent(res.events);
-      }
-      scheduleRefresh();
-      return res;
-    } catch (err) {
-      if (err.status === 409 && attempt === 0) {
-        await refresh();
-        continue;
-      }
-      say(`${err.message}${err.rule ? ` (rule ${err.rule})` : ""}`, "error");
+  try {
+    const res = await table.command(command, ctx.version);
+    ctx.version = Math.max(ctx.version, Number(res.version ?? ctx.version));
+    if (Array.isArray(res.events)) {
+      addEvents(res.events);
+      const rolled = res.events.filter((e) => /Rolled$|Decided$/.test(e.type));
+      if (rolled.length) say(rolled.map((e) => describe(e.type, e.data)).join(" "));
+      if (talk) talk.sent(res.events);
+    }
+    scheduleRefresh();
+    return res;
+  } catch (err) {
+    if (err.status === 409) {
+      // The table moved on while this page chose: never re-send on the person's behalf, show what changed.
+      await refresh();
+      say("Someone else acted first, so nothing was sent. The table now shows the latest; check it and try again.", "error");
       return false;
     }
+    say(`${err.message}${err.rule ? ` (rule ${err.rule})` : ""}`, "error");
+    return false;
   }
-  return false;
 };
 
 // ---------- the log ----------
