@@ -5,8 +5,8 @@ it used), then the events it caused. The table handles its own vocabulary:
 
 * ``{"do": "undo", "entry": 12}`` (GM only) undoes the latest command entry not yet undone and not itself an
   undo; sending it again walks further back. The entry stays in the log, marked by ``EntryUndone``. ``entry``
-  (optional) names the entry the GM means to undo: when it is not that latest entry, nothing is undone and the
-  command is refused (``undo_not_last``), so an undo never strikes an entry other than the one its button named.
+  (optional) names the entry the GM means to undo: when it is not that latest entry, nothing is undone and
+  the command is refused (``undo_not_last``), so an undo never strikes another entry than the one it named.
 * ``{"do": "note", "text": "...", "visibility": "public" | "gm"}`` a table-level note (GM-only notes from
   the GM only).
 * ``{"do": "set_physical_dice", "who": "players" | "gm"}`` (GM only): who may enter physical dice
@@ -204,7 +204,7 @@ def _check_undo_names(command: Mapping[str, Any], latest: int) -> None:
         raise MalformedCommand(f"entry must be an entry number (1 or more), got {named!r}", path="entry")
     if named != latest:
         raise IllegalCommand(
-            f"entry #{named} is not the last entry that can be undone (that is #{latest}); nothing was undone",
+            f"entry #{named} is not the last entry that can be undone (#{latest} is); nothing was undone",
             code="undo_not_last",
         )
 
