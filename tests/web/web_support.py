@@ -134,7 +134,7 @@ class ServerProcess:
             env={**os.environ, "COLUMNS": "200"},
         )
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 90.0) -> None:
         """Wait until /api/health answers 200 (with PostgreSQL: once the LISTEN link is up)."""
         assert self.process is not None, "launch() first"
         deadline = time.monotonic() + timeout
@@ -148,9 +148,9 @@ class ServerProcess:
                     return
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError("the server did not answer /api/health in time")
+        raise RuntimeError(f"the server did not answer /api/health in {timeout:.0f} s: {self.output!r}")
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 90.0) -> None:
         """Start the server and wait until /api/health answers."""
         self.launch()
         self.wait_ready(timeout)
@@ -162,7 +162,7 @@ class ServerProcess:
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        """Stop the server (terminate, then kill) and close its pipe."""
+        """Stop the server (terminate, then kill) and close its pipe; stopping twice is harmless."""
         if self.process is None:
             return
         if self.process.poll() is None:
@@ -171,6 +171,6 @@ class ServerProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
-        if self.process.stdout is not None:
+        if self.process.stdout is not None and not self.process.stdout.closed:
             self.output += self.process.stdout.read().decode(errors="replace")
             self.process.stdout.close()
