@@ -118,6 +118,11 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
     )
     expect(bea.locator('#choices .action[data-do="decisive_action"]')).to_contain_text("% success")
     expect(bea.locator("#chart svg.chart rect.bar")).not_to_have_count(0)
+    # The exact solver names the best play of anyone present; each of Ada's choices is marked best or
+    # says what it costs against the best (auto, Regular Piloting, Decisive Piloting).
+    # rule: II-COMPLEX-4
+    expect(bea.locator("#advice-note")).to_contain_text("Best play now")
+    expect(bea.locator("#choices .best-choice, #choices .choice-cost")).to_have_count(3)
     table.screenshot(bea, "table-player-desktop.png")
 
     # Each player's roll reaches the GM's page within 2 s.

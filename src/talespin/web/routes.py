@@ -21,6 +21,7 @@ from ..table.shape import check_input
 from .errors import UnknownSystem
 from .live import Hub, serve_socket
 from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
+from .odds_advice import odds_with_advice
 from .talk_routes import add_talk_routes
 
 __all__ = ["api_router"]
@@ -126,7 +127,7 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
         campaign_id: CampaignId, credentials: Credentials, query: Annotated[dict[str, Any], Body()]
     ) -> dict[str, Any]:
         """The system's odds for a query (see docs/state-views.md) against the current state."""
-        return service.odds(campaign_id, viewer(campaign_id, credentials), query)
+        return odds_with_advice(service, campaign_id, viewer(campaign_id, credentials), query)
 
     @router.post("/api/systems/{system}/validate", tags=["meta"])
     def validate(system: Annotated[str, PathParam(max_length=64)], body: SheetRequest) -> dict[str, Any]:

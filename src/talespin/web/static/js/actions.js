@@ -2,6 +2,7 @@
 // before anyone clicks (from the odds endpoint), a distribution chart for the chosen roll, and an entry
 // field for physical dice.
 
+import { adviceNote, costBadge } from "./advice.js";
 import { distributionChart } from "./chart.js";
 import { resultPanel, showResult } from "./result.js";
 import { mountRolls } from "./rolls.js";
@@ -225,7 +226,7 @@ export function mountActions(root, ctx) {
       return h(`div.action${isChosen ? ".chosen" : ""}`, { "data-do": c.do, "data-choice": c.choice, "data-talent": c.talent || "" },
         h("div",
           h("div.title", c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`), c.skills ? h("span.small.muted", ` with ${c.skills.join(", ")}`) : null),
-          h("div.odds", h("strong", oddsText(c)), diceText(c) ? ` · ${diceText(c)}` : "")),
+          h("div.odds", h("strong", oddsText(c)), diceText(c) ? ` · ${diceText(c)}` : "", " ", costBadge(c, odds.advice))),
         h("div.action-buttons",
           c.distribution ? h("button.ghost.small", {
             type: "button", "aria-pressed": isChosen ? "true" : "false",
@@ -235,6 +236,8 @@ export function mountActions(root, ctx) {
             c.choice === "auto" ? "Take it" : `Roll ${c.do.startsWith("decisive") ? "Decisive " : ""}${c.talent || ""}`.trim(),
             h("span.sr-only", ` for ${actor}${odds.target ? ` at ${odds.target}` : ""}`))));
     }), advancedRows(odds));
+    const note = adviceNote(odds);
+    if (note) list.prepend(note);
     if (blocked) list.prepend(blocked);
     const wanted = focused || pendingFocus;
     if (wanted) {

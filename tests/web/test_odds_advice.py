@@ -1,0 +1,101 @@
+"""``POST …/odds`` on a Complex Obstacle: the solver's best choice and each alternative's cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from table_sheets import ADA, BEA, action_scene
+from web_support import Campaign, bearer
+
+from talespin.lab.advice import advise
+from talespin.lab.obstacle import Spot
+from talespin.lab.party import parse_party
+from talespin.systems.inciting_incident import default_rules
+from talespin.web.odds_advice import HORIZON, _next_trigger
+
+
+def _odds(campaign: Campaign, token: str, **query: Any) -> dict[str, Any]:
+    answer = campaign.client.post(f"{campaign.base}/odds", json=query, headers=bearer(token))
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def _scene(ii: Campaign, *, secret: bool) -> None:
+    for sheet in (ADA, BEA):
+        ii.send({"do": "add_character", "sheet": sheet})
+    ii.send(action_scene(secret=secret))
+    ii.send({"do": "complex_obstacle", "obstruction": 12, "attempts": 2})
+
+
+def test_odds_carry_the_solvers_advice_and_costs(ii: Campaign) -> None:
+    """The answer names the best action of anyone present; each of Ada's rows says what it costs."""
+    # rule: II-COMPLEX-4
+    # rule: II-COMPLEX-5
+    _scene(ii, secret=False)
+    ii.send({"do": "regular_action", "character": "Bea", "choice": "auto"})
+    body = _odds(ii, ii.gm_token, character="Ada")
+    assert body["situation"] == "regular_action" and body["choices"][0]["choice"] == "auto"  # old keys kept
+    advice = body["advice"]
+    rules = default_rules()
+    left, crisis = 12 - rules.complex.obstruction_reduction, rules.crisis.auto  # Bea's automatic pass
+    spot = Spot(left, 2, "Bea", frozenset(), crisis)
+    expected = advise(parse_party([ADA, BEA]), spot, objective="crisis", cap=crisis + HORIZON).to_json()
+    assert advice == expected
+    assert [a["character"] for a in advice["actions"]] == ["Ada"] * 3  # Bea acted last (II-COMPLEX-5)
+    rows = body["choices"] + body["decisive"]
+    assert all(row["cost_vs_best"] >= 0 for row in rows)
+    assert sum(row["optimal"] for row in rows) == 1
+    best = next(row for row in rows if row["optimal"])
+    assert advice["best"].endswith(best.get("talent") or "automatic")
+
+
+def test_below_objective_stops_at_the_next_visible_trigger(ii: Campaign) -> None:
+    """With ``below`` the cap is the next Trigger the viewer sees; a GM-only one shapes no player's advice."""
+    # rule: II-CRISIS-2
+    _scene(ii, secret=True)
+    player = ii.join("Pia")
+    gm = _odds(ii, ii.gm_token, character="Ada", objective="below")["advice"]
+    assert gm["cap"] == 10 and gm["objective"] == "below"
+    assert 0 <= gm["actions"][0]["p_below_cap"] <= 1
+    seen = _odds(ii, player, character="Ada", objective="below")["advice"]
+    assert seen["cap"] == HORIZON  # the hidden Trigger at 10 shapes nothing a player receives
+
+
+def test_no_complex_obstacle_no_advice_and_bad_objective_is_422(ii: Campaign) -> None:
+    """A Simple Obstacle has no solver advice; an unknown objective is refused naming the key."""
+    for sheet in (ADA, BEA):
+        ii.send({"do": "add_character", "sheet": sheet})
+    ii.send(action_scene(secret=False))
+    assert "advice" not in _odds(ii, ii.gm_token, character="Ada")
+    ii.send({"do": "complex_obstacle", "obstruction": 12})
+    refused = ii.client.post(
+        f"{ii.base}/odds", json={"character": "Ada", "objective": "most"}, headers=bearer(ii.gm_token)
+    )
+    assert refused.status_code == 422 and refused.json()["error"]["path"] == "objective"
+
+
+@pytest.mark.parametrize("situation", ["decisive_action"])
+def test_a_named_decisive_situation_is_marked_too(ii: Campaign, situation: str) -> None:
+    """Asked for Decisive Actions by name, each row still says its cost against the best action."""
+    # rule: II-COMPLEX-6
+    _scene(ii, secret=False)
+    body = _odds(ii, ii.gm_token, character="Bea", situation=situation)
+    assert body["advice"]["best"] and all("cost_vs_best" in row for row in body["choices"])
+
+
+@pytest.mark.parametrize(
+    ("crisis", "triggers", "expected"),
+    [
+        (0, [], None),
+        (4, [{"at": 10, "every": None, "fired": []}], 10),
+        (12, [{"at": 10, "every": 10, "fired": [10]}], 20),
+        (20, [{"at": 10, "every": 10, "fired": [10, 20]}, {"at": 25, "every": None, "fired": []}], 25),
+        (12, [{"at": 10, "every": None, "fired": [10]}], None),
+    ],
+)
+def test_next_trigger_value(crisis: int, triggers: list[dict[str, Any]], expected: int | None) -> None:
+    """II-CRISIS-2: the next value above the Crisis so far, a repeating Trigger's too."""
+    # rule: II-CRISIS-2
+    assert _next_trigger({"crisis": crisis, "triggers": triggers}) == expected
