@@ -26,7 +26,7 @@ from ..systems.inciting_incident.chances import action_crisis, roll_crisis
 from ..systems.inciting_incident.rules import Rules
 from .party import Member, RollTable, roll_table
 
-__all__ = ["MAX_SOLVER_STATES", "Action", "Solution", "Spot", "solve", "utility"]
+__all__ = ["MAX_SOLVER_STATES", "Action", "Solution", "Spot", "check_progress", "solve", "utility"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -81,6 +81,9 @@ class Solution:
     actions: tuple[Action, ...]
     policy: npt.NDArray[np.int16] | None = field(default=None, repr=False)
     """``policy[c, last, O, a, used]`` = index into :attr:`actions` of a best action (last = n: no one)."""
+    start: FloatArray | None = field(default=None, repr=False)
+    """``start[c]``: the value at the spot's Obstruction, attempts, last actor and Talents used, had the
+    Crisis so far been ``c`` (for ``c`` from the spot's Crisis up to the cap); a scene chains these."""
 
     def best(self) -> Action:
         """A best action (the first listed among equals)."""
@@ -139,7 +142,7 @@ def _width(rules: Rules, top: int) -> int:
     return largest + 1
 
 
-def _check_progress(rules: Rules) -> None:
+def check_progress(rules: Rules) -> None:
     """Every action must raise Crisis, or the states would not be ordered and the solver could loop."""
     least = min(
         action_crisis(rules.crisis.success, 0, rules),
@@ -188,7 +191,7 @@ def solve(
     ``terminal[c]`` (c = 0..cap) is the value of beating the obstacle with Crisis c; Crisis at or above
     the cap ends the question with ``terminal[cap]``.
     """
-    _check_progress(rules)
+    check_progress(rules)
     cap = len(terminal) - 1
     n = len(party)
     bits = _bits(party)
@@ -248,6 +251,7 @@ def _sweep(  # noqa: PLR0912, PLR0915, PLR0917 -- one sweep kept whole so its lo
     policy = np.zeros((cap + 1, n + 1, top + 1, attempts + 1, every.size), np.int16) if keep_policy else None
     starts = np.cumsum([0] + [1 + 2 * len(m.talents) for m in party])
     values: dict[Action, float] = {}
+    start = np.full(cap + 1, terminal[cap])
     shape = (top + 1, attempts + 1, every.size)
     for c in range(cap - 1, min(spot.crisis, cap) - 1, -1):
         levels = c + window
@@ -285,16 +289,20 @@ def _sweep(  # noqa: PLR0912, PLR0915, PLR0917 -- one sweep kept whole so its lo
             allowed = np.array([n == 1 or i != k for i in range(n)])
             masked = np.where(allowed[:, None, None, None], best, -np.inf)
             pick = masked.argmax(axis=0)
+            if k == last:
+                start[c] = masked[pick[top, attempts, root_used], top, attempts, root_used]
             if k < n:
                 ring[k, :, c % width] = np.take_along_axis(masked, pick[None], 0)[0]
             if policy is not None:
                 policy[c, k] = np.take_along_axis(arg, pick[None], 0)[0]
         if rules.complex.last_attempt_beats:
             ring[:, :, c % width, 0, :] = terminal[c]
+            if attempts == 0:
+                start[c] = terminal[c]
     if spot.crisis >= cap:
         for i in range(n):
             if n == 1 or i != last:
                 for k in range(starts[i], starts[i + 1]):
                     if actions[k].kind != "decisive" or attempts:
                         values[actions[k]] = float(terminal[cap])
-    return Solution(values, actions, policy)
+    return Solution(values, actions, policy, start)
