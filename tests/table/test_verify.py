@@ -105,14 +105,14 @@ def test_undone_rolls_still_verify(table: Open) -> None:
 
 
 def test_the_markdown_export_reads_as_a_log(table: Open) -> None:
-    """The Markdown record names the campaign, each command, and strikes undone entries through."""
+    """The Markdown record names the campaign, each command, the seeds, and strikes undone entries through."""
     t = table("ascend")
     t.send(t.gm, {"do": "add_character", "sheet": SUSAN})
     t.send(t.gm, susan_test())
     t.send(t.gm, {"do": "undo"})
     text = export_markdown(t.service.ledger(t.id), t.gm)
     assert text.startswith("# Test")
-    assert "~~" in text and "(undone)" in text and "seed #1 committed" in text
+    assert "~~" in text and "(undone)" in text and "- seed 1: SHA-256 `" in text
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ def _blind_roll_marks(gm_events: list[dict[str, Any]]) -> list[str]:
         if event["visibility"] == "gm" and "chains" in event["data"]:
             marks.append(json.dumps(event["data"]["chains"]))
             marks.append(f'"total": {event["data"]["total"]}')
-            marks.append(f"total: {event['data']['total']},")  # as the Markdown export writes it
+            data = event["data"]
+            marks.append(f"rolled {data['talent']}: **{data['total']}**")  # as the Markdown recap writes it
     return marks
 
 
@@ -77,7 +78,9 @@ def test_gm_trigger_note_and_blind_roll_stay_with_the_gm(client: TestClient) -> 
         "export": _text(client.get(f"{ii.base}/export", headers=bearer(ii.gm_token))),
         "websocket": json.dumps(gm_live),
     }
-    json_marks = [mark for mark in marks if not mark.startswith("total:")]
+    json_marks = [mark for mark in marks if not mark.startswith("rolled ")]
+    gm_recap = _text(client.get(f"{ii.base}/export?format=markdown", headers=bearer(ii.gm_token)))
+    assert [mark for mark in marks if mark.startswith("rolled ")][0] in gm_recap, "the mark is what is written"
     for where, text in seen_by_gm.items():
         for secret in [SECRET_TRIGGER, SECRET_NOTE, *(json_marks if where != "state" else [])]:
             assert secret in text, f"the GM misses {secret!r} in {where}"

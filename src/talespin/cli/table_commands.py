@@ -1,4 +1,5 @@
-"""``talespin serve`` (the live game table over HTTP) and ``talespin verify`` (audit an exported record)."""
+"""``talespin serve`` (the live game table over HTTP), ``talespin verify`` (audit an exported record) and
+``talespin recap`` (an exported record as a readable Markdown session record)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..table import verify_export
+from ..table import EXPORT_FORMAT, verify_export
+from ..table.recap import recap_markdown
 from .output import EXIT_INVALID, console, emit, fail
 
 __all__ = ["register"]
@@ -141,7 +143,34 @@ def verify(
         raise typer.Exit(EXIT_INVALID if report["exit_code"] == 1 else report["exit_code"])
 
 
+def recap(
+    export: Annotated[Path, typer.Argument(help="A JSON export of a campaign (the GM's or a player's).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the Markdown here instead of printing it.")
+    ] = None,
+) -> None:
+    """Write an exported record as a session recap in Markdown: scenes, rolls with their dice, Triggers,
+    Crisis and Rising Tension, with names. It tells what the export holds: a player's export, a player's
+    recap. Exit 2 when the file is not a talespin export."""
+    record = _read(export, False)
+    if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT:
+        fail("bad_export", f"{export} is not a talespin export (format {EXPORT_FORMAT})", False)
+    try:
+        text = recap_markdown(record)
+    except RecursionError:
+        fail("bad_export", f"{export} is not a talespin export: its JSON nests too deep", False)
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail("unwritable", f"cannot write {out}: {error}", False)
+    console.print(f"Recap written to {out}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``verify`` to ``app``."""
+    """Add ``serve``, ``verify`` and ``recap`` to ``app``."""
     app.command("serve")(serve)
     app.command("verify")(verify)
+    app.command("recap")(recap)
