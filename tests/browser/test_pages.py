@@ -68,7 +68,7 @@ def test_a_sheet_with_a_syntax_error_is_refused_clearly(new_page: Any, table: An
 
 
 def test_the_record_exports_as_json_and_markdown(new_page: Any, table: Any) -> None:
-    """The export buttons download the session record in both formats."""
+    """The export buttons download the session record as JSON and as a readable Markdown recap."""
     gm = new_page()
     gm_link, _ = table.create_campaign(gm, "Archive", "inciting-incident")
     gm.goto(gm_link)
@@ -77,9 +77,17 @@ def test_the_record_exports_as_json_and_markdown(new_page: Any, table: Any) -> N
         gm.click("#export-json")
     record = json.loads(Path(json_download.value.path()).read_text(encoding="utf-8"))
     assert record["campaign"]["name"] == "Archive"
+    table.open_gm_group(gm, "Notes and cast")
+    gm.fill("#gm-note", "The *vault* opens")
+    gm.uncheck("#gm-note-private")
+    gm.click("#gm-add-note")
+    expect(gm.locator("#log")).to_contain_text("The *vault* opens")
     with gm.expect_download() as markdown_download:
         gm.click("#export-md")
-    assert "Archive" in Path(markdown_download.value.path()).read_text(encoding="utf-8")
+    assert markdown_download.value.suggested_filename.endswith("-recap.md")
+    recap = Path(markdown_download.value.path()).read_text(encoding="utf-8")
+    assert recap.startswith("# Archive\n") and "## At the table" in recap
+    assert "**GM** — note" in recap and "Note: The \\*vault\\* opens." in recap
 
 
 def test_the_log_catches_up_after_the_connection_drops(new_page: Any, table: Any) -> None:

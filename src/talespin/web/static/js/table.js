@@ -283,7 +283,8 @@ async function download(format) {
   try {
     const text = await table.exportText(format);
     const blob = new Blob([text], { type: format === "json" ? "application/json" : "text/markdown" });
-    const a = h("a", { href: URL.createObjectURL(blob), download: `campaign-${table.id}.${format === "json" ? "json" : "md"}` });
+    const name = format === "json" ? `campaign-${table.id}.json` : `campaign-${table.id}-recap.md`;
+    const a = h("a", { href: URL.createObjectURL(blob), download: name });
     document.body.append(a);
     a.click();
     a.remove();
