@@ -80,7 +80,8 @@ def test_gm_trigger_note_and_blind_roll_stay_with_the_gm(client: TestClient) -> 
     }
     json_marks = [mark for mark in marks if not mark.startswith("rolled ")]
     gm_recap = _text(client.get(f"{ii.base}/export?format=markdown", headers=bearer(ii.gm_token)))
-    assert [mark for mark in marks if mark.startswith("rolled ")][0] in gm_recap, "the mark is what is written"
+    written = next(mark for mark in marks if mark.startswith("rolled "))
+    assert written in gm_recap, "the mark is what the recap writes"
     for where, text in seen_by_gm.items():
         for secret in [SECRET_TRIGGER, SECRET_NOTE, *(json_marks if where != "state" else [])]:
             assert secret in text, f"the GM misses {secret!r} in {where}"
