@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-__all__ = ["escape", "recap_markdown"]
+__all__ = ["dice_words", "escape", "recap_markdown", "sentence"]
 
 _MARKUP: Final = re.compile(r"([\\`*_{}\[\]#|~!])")
 _ENTITY: Final = re.compile(r"&(?=#?\w+;)")
