@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.run-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
+NODE_STAMP := node_modules/.install-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -27,6 +28,12 @@ $(DEV_STAMP): $(RUN_STAMP) pyproject.toml
 	fi
 	touch $(DEV_STAMP)
 
+# The browser code's lint and format checkers (eslint, prettier): exactly the versions of package-lock.json,
+# from the npm registry, into ./node_modules. Nothing else is fetched when the checks run.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $(NODE_STAMP)
+
 serve-env: $(RUN_STAMP)
 
 dev-env: $(DEV_STAMP)
@@ -37,9 +44,10 @@ run: $(RUN_STAMP)
 browser-deps:
 	@sh scripts/ensure-chromium.sh
 
-lint: $(DEV_STAMP)
+lint: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	node_modules/.bin/eslint src/talespin/web/static/js
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src
@@ -53,4 +61,4 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) site .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules site .mypy_cache .ruff_cache .pytest_cache .hypothesis

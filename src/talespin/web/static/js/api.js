@@ -34,7 +34,7 @@ export async function request(method, path, { token = null, body = undefined } =
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

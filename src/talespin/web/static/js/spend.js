@@ -87,7 +87,7 @@ export function mountSpend(ctx, { triggerRow, readTriggers }) {
         try {
           list = parseLoose(enemies.value);
         } catch (err) {
-          throw new Error(`Enemies: ${err.message}`);
+          throw new Error(`Enemies: ${err.message}`, { cause: err });
         }
         return { do: "spend_tension", on: "enemy", enemies: Array.isArray(list) ? list : [list], ...base };
       }
