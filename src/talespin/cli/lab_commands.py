@@ -19,7 +19,7 @@ from ..lab.variants import compare
 from ..systems import get_system
 from ..systems.inciting_incident import default_rules
 from . import ascend_files as files
-from . import lab_ascend, lab_scene
+from . import lab_ascend, lab_conflict, lab_scene
 from .output import BadInput, console, emit, guarded
 
 __all__ = ["app"]
@@ -27,6 +27,7 @@ __all__ = ["app"]
 app = typer.Typer(no_args_is_help=True, help="The designer's lab: best play, variants, scenes.")
 app.add_typer(lab_ascend.app, name="ascend")
 lab_scene.register(app)
+lab_conflict.register(app)
 
 
 @app.command("advise")
