@@ -3,6 +3,7 @@
 ``POST /api/lab/advise`` takes ``{"characters": [{name, talents: {Talent: level}}], "obstruction",
 "attempts"?, "last"?, "used"?: [[character, talent]], "crisis"?, "cap"?, "objective"?, "dice"?,
 "advantage"?}`` and answers :meth:`talespin.lab.advice.Advice.to_json`. Bad input is a 422 naming the key.
+``POST /api/lab/compare`` puts rules variants side by side (:mod:`.lab_compare_routes`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..lab.party import parse_party
 from ..systems.errors import MalformedCommand
 from ..systems.inciting_incident import default_rules
 from ..table.shape import check_depth
+from .lab_compare_routes import add_compare_routes
 
 __all__ = ["lab_router"]
 
@@ -82,4 +84,5 @@ def lab_router() -> APIRouter:
             rules=rules,
         ).to_json()
 
+    add_compare_routes(router)
     return router

@@ -230,8 +230,10 @@ function render() {
       n.text, n.visibility === "gm" ? h("span.badge.gm", "GM only") : null, h("span.small.muted", nameOf(n.by))))));
   }
   if (Object.keys(ctx.variant || {}).length) {
+    const lab = `/lab.html#${new URLSearchParams({ system: ctx.system, name: ctx.name || "campaign", variant: JSON.stringify(ctx.variant) })}`;
     $("#people").append(h("details", { id: "variant" }, h("summary", "This campaign plays a rules variant"),
-      h("pre.small.mono", JSON.stringify(ctx.variant, null, 2))));
+      h("pre.small.mono", JSON.stringify(ctx.variant, null, 2)),
+      h("p.small", h("a", { id: "variant-lab", href: lab, target: "_blank", rel: "noopener" }, "Compare this variant with the shipped rules in the lab"))));
   }
   if (gm) gm.refresh(view, ctx.undoable, log);
   if (talk) talk.refresh(ctx);

@@ -1,0 +1,132 @@
+"""The designer's lab page: a variant uploaded, grids and difference heatmaps drawn, the best play shown.
+
+The page needs no login. It is checked on a desktop and on a phone, in dark mode, and with axe-core (WCAG 2
+A/AA, contrast included); a campaign created with a variant links to it with that variant filled in.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+PHONE = {"width": 375, "height": 812}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa"]}});
+  const where = (v) => v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+  return result.violations.map((v) => `${v.id}: ${where(v)}`);
+}"""
+
+
+def _accessible(page: Any) -> None:
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
+
+
+def test_a_designer_uploads_a_variant_and_reads_the_difference(new_page: Any, tmp_path: Path) -> None:
+    """An uploaded variant beside the typed one: summary, baseline grid, one difference map per variant."""
+    # rule: II-SIMPLE-2
+    # rule: II-SIMPLE-3
+    page = new_page()
+    page.goto("/lab.html")
+    expect(page.locator("#variants .variant")).to_have_count(1)  # "auto 5" is offered to start with
+    upload = tmp_path / "auto6.yaml"
+    upload.write_text("crisis:\n  auto: 6   # harsher still\n")
+    page.set_input_files("#variant-file", str(upload))
+    expect(page.locator("#variants .variant")).to_have_count(2)
+    expect(page.locator("#variants .variant").nth(1).locator(".v-name")).to_have_value("auto6")
+    page.click("#compare-button")
+    expect(page.locator("#results-status")).to_contain_text("Compared 3 rule sets")
+    expect(page.locator("#summary tbody tr")).to_have_count(3)
+    expect(page.locator("#summary")).to_contain_text("auto6")
+    maps = page.locator("#grids table.heatmap")
+    expect(maps).to_have_count(3)  # the shipped rules, then auto 5 − shipped and auto6 − shipped
+    expect(maps.nth(0).locator("tbody tr")).to_have_count(10)  # Talent levels 0–9
+    expect(maps.nth(1).locator("caption")).to_contain_text("auto 5 − shipped")
+    # A dearer automatic pass makes rolling the better choice somewhere: those cells are marked.
+    expect(maps.nth(2).locator("td.marked").first).to_be_visible()
+    assert maps.nth(2).locator("td.marked").count() >= maps.nth(1).locator("td.marked").count() > 0
+    page.select_option("#grid-net", "2")
+    expect(maps.nth(0).locator("caption")).to_contain_text("net Advantage 2")
+    page.select_option("#grid-figure", "p_success")
+    expect(maps.nth(1).locator("td").first).to_contain_text("0%")  # the pass's cost moves no P(success)
+    _accessible(page)
+    page.select_option("#grid-figure", "played")
+    expect(maps.nth(1).locator("td.marked").first).to_contain_text("+")  # a dearer pass costs Crisis
+    page.mouse.move(0, 0)
+    page.locator("#results-card").screenshot(path=str(SCREENSHOTS / "lab-results-desktop.png"))
+
+
+def test_the_best_play_is_marked_and_each_alternative_costs(new_page: Any) -> None:
+    """The solver's table: every legal action, one marked best, the others with their cost."""
+    # rule: II-COMPLEX-5
+    page = new_page()
+    page.goto("/lab.html")
+    page.fill("#advice-last", "Bo")
+    page.click("#advice-button")
+    rows = page.locator("#advice-table tbody tr")
+    expect(rows).to_have_count(5)  # Bo acted last: Ada's auto, two Regular and two Decisive actions
+    expect(page.locator("#advice-table .best-choice")).to_have_count(1)
+    expect(rows.nth(1).locator("td").nth(1)).to_contain_text("Crisis")
+    expect(page.locator("#advice-result")).to_contain_text("Best: Ada:")
+    _accessible(page)
+    page.fill("#advice-last", "Zed")
+    page.click("#advice-button")
+    expect(page.locator("#advice-errors")).to_contain_text("Zed")
+
+
+def test_ascend_on_a_phone_in_dark_mode(new_page: Any) -> None:
+    """Ascend variants on a phone: the page never scrolls sideways, the maps do; dark mode stays readable."""
+    # rule: AS-TEST-3
+    page = new_page(PHONE)
+    page.goto("/lab.html")
+    page.click("#theme-toggle")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.select_option("#lab-system", "ascend")
+    page.fill("#variants .variant .v-text", "die: {size: 12}")
+    page.fill("#variants .variant .v-name", "d12")
+    page.click("#compare-button")
+    maps = page.locator("#grids table.heatmap")
+    expect(maps).to_have_count(2)
+    expect(maps.nth(0).locator("caption")).to_contain_text("P(1+ Successes)")
+    expect(maps.nth(1).locator("td.marked").first).to_be_visible()  # d12's fewest dice for even odds
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("document.querySelector('#grids .heatmap-wrap').scrollWidth > window.innerWidth")
+    page.select_option("#grid-required", "3")
+    expect(maps.nth(0).locator("caption")).to_contain_text("P(3+ Successes)")
+    _accessible(page)
+
+
+def test_a_mistyped_variant_is_refused_naming_the_key(new_page: Any) -> None:
+    """A key the rules do not have comes back from the server with its name; nothing is drawn."""
+    page = new_page()
+    page.goto("/lab.html")
+    page.fill("#variants .variant .v-text", "crisys: {auto: 5}")
+    page.click("#compare-button")
+    expect(page.locator("#compare-errors")).to_contain_text("crisys")
+    expect(page.locator("#results-card")).to_be_hidden()
+
+
+def test_a_campaigns_variant_opens_in_the_lab(new_page: Any) -> None:
+    """The table's variant note links to the lab with the campaign's overrides filled in."""
+    gm = new_page()
+    gm.goto("/")
+    gm.fill("#campaign-name", "House rules")
+    gm.click("#create-card details summary")
+    gm.fill("#campaign-variant", "crisis: {auto: 5}")
+    gm.click("#create-button")
+    gm.click("#open-table")
+    gm.locator("#variant summary").click()
+    href = gm.locator("#variant-lab").get_attribute("href")
+    lab = new_page()
+    lab.goto(href)
+    expect(lab.locator("#variants .variant .v-name")).to_have_value("House rules")
+    expect(lab.locator("#variants .variant .v-text")).to_have_value('{"crisis":{"auto":5}}')
+    lab.click("#compare-button")
+    expect(lab.locator("#summary")).to_contain_text("House rules")
