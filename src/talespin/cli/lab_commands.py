@@ -19,7 +19,7 @@ from ..lab.variants import compare
 from ..systems import get_system
 from ..systems.inciting_incident import default_rules
 from . import ascend_files as files
-from . import lab_ascend, lab_conflict, lab_scene
+from . import lab_ascend, lab_conflict, lab_report, lab_scene
 from .output import BadInput, console, emit, guarded
 
 __all__ = ["app"]
@@ -28,6 +28,7 @@ app = typer.Typer(no_args_is_help=True, help="The designer's lab: best play, var
 app.add_typer(lab_ascend.app, name="ascend")
 lab_scene.register(app)
 lab_conflict.register(app)
+lab_report.register(app)
 
 
 @app.command("advise")
