@@ -12,6 +12,7 @@ from talespin.store import (
     EventStore,
     NewEvent,
     PlayerRecord,
+    Snapshot,
     UnknownCampaign,
     VersionConflict,
     open_store,
@@ -167,3 +168,65 @@ def test_concurrent_writers_to_many_campaigns_all_land(store: EventStore) -> Non
     assert failures == []
     for number in range(12):
         assert [e.type for e in store.events(f"c{number}")] == ["A"] + [f"E{v}" for v in range(1, 11)]
+
+
+def test_events_can_be_read_up_to_a_version(store: EventStore) -> None:
+    """``events(after, upto)`` is the slice of versions after ``after`` and at most ``upto``."""
+    store.create_campaign(_campaign(), _events("A", "B", "C", "D"), AT)
+    assert [e.version for e in store.events("c1", after=1, upto=3)] == [2, 3]
+    assert [e.version for e in store.events("c1", upto=1)] == [1]
+    assert store.events("c1", after=2, upto=2) == []
+
+
+def test_the_newest_snapshot_of_a_fingerprint_is_handed_back(store: EventStore) -> None:
+    """Snapshots come back by fingerprint, newest first; another fingerprint's are never handed out."""
+    store.create_campaign(_campaign(), _events("A", "B", "C"), AT)
+    assert store.latest_snapshot("c1", "f" * 64) is None
+    store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"\x00two", AT))
+    store.save_snapshot(Snapshot("c1", 3, "e" * 64, b"three, other code", AT))
+    assert store.latest_snapshot("c1", "f" * 64) is None  # the older one was dropped by the newer save
+    store.save_snapshot(Snapshot("c1", 3, "f" * 64, b"\x00\xffthree", AT))
+    assert store.latest_snapshot("c1", "f" * 64) == Snapshot("c1", 3, "f" * 64, b"\x00\xffthree", AT)
+    assert store.latest_snapshot("c1", "e" * 64) == Snapshot("c1", 3, "e" * 64, b"three, other code", AT)
+    assert store.latest_snapshot("c2", "f" * 64) is None
+
+
+def test_saving_the_same_snapshot_twice_keeps_one(store: EventStore) -> None:
+    """Two processes may fold and save the same version: the second save is no error and changes nothing."""
+    store.create_campaign(_campaign(), _events("A", "B"), AT)
+    store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"first", AT))
+    store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"first", AT))
+    assert store.latest_snapshot("c1", "f" * 64) == Snapshot("c1", 2, "f" * 64, b"first", AT)
+
+
+def test_a_snapshot_of_an_unknown_campaign_is_refused(store: EventStore) -> None:
+    """A snapshot names a stored campaign; any other is UnknownCampaign, and nothing is kept."""
+    with pytest.raises(UnknownCampaign):
+        store.save_snapshot(Snapshot("nope", 1, "f" * 64, b"x", AT))
+    assert store.latest_snapshot("nope", "f" * 64) is None
+
+
+def test_two_stores_saving_one_snapshot_at_once_both_succeed(store_url: tuple[str, str | None]) -> None:
+    """Racing saves of the same snapshot from two stores (two processes) both return; one row is kept."""
+    first = open_store(store_url[0], schema=store_url[1])
+    second = open_store(store_url[0], schema=store_url[1])
+    first.create_campaign(_campaign(), _events("A", "B"), AT)
+    barrier = threading.Barrier(6)
+    failures: list[BaseException] = []
+
+    def save(which: EventStore) -> None:
+        barrier.wait()
+        try:
+            which.save_snapshot(Snapshot("c1", 2, "f" * 64, b"same", AT))
+        except BaseException as error:  # noqa: BLE001 - collected and asserted below
+            failures.append(error)
+
+    threads = [threading.Thread(target=save, args=(s,)) for s in (first, second) * 3]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert first.latest_snapshot("c1", "f" * 64) == Snapshot("c1", 2, "f" * 64, b"same", AT)
+    first.close()
+    second.close()

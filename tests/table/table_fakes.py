@@ -9,6 +9,7 @@ from talespin.store import (
     CampaignRecord,
     NewEvent,
     PlayerRecord,
+    Snapshot,
     StoredEvent,
     UnknownCampaign,
     VersionConflict,
@@ -22,6 +23,7 @@ class MemoryStore:
         self._campaigns: dict[str, CampaignRecord] = {}
         self._players: dict[str, list[PlayerRecord]] = {}
         self._events: dict[str, list[StoredEvent]] = {}
+        self._snapshots: dict[str, list[Snapshot]] = {}
         self._lock = threading.Lock()
 
     def _append(self, campaign_id: str, expected: int, new: Sequence[NewEvent], at: str) -> list[StoredEvent]:
@@ -71,8 +73,25 @@ class MemoryStore:
     def players(self, campaign_id: str) -> list[PlayerRecord]:
         return list(self._players.get(campaign_id, []))
 
-    def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
-        return [e for e in self._events.get(campaign_id, []) if e.version > after]
+    def events(self, campaign_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        return [
+            e
+            for e in self._events.get(campaign_id, [])
+            if e.version > after and (upto is None or e.version <= upto)
+        ]
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        with self._lock:
+            self.campaign(snapshot.campaign_id)
+            kept = [s for s in self._snapshots.get(snapshot.campaign_id, []) if s.version >= snapshot.version]
+            key = (snapshot.version, snapshot.fingerprint)
+            if all((s.version, s.fingerprint) != key for s in kept):
+                kept.append(snapshot)
+            self._snapshots[snapshot.campaign_id] = kept
+
+    def latest_snapshot(self, campaign_id: str, fingerprint: str) -> Snapshot | None:
+        mine = [s for s in self._snapshots.get(campaign_id, []) if s.fingerprint == fingerprint]
+        return max(mine, key=lambda s: s.version) if mine else None
 
     def head(self, campaign_id: str) -> int:
         return len(self._events.get(campaign_id, []))

@@ -13,6 +13,11 @@ Several processes may share one store. :meth:`EventStore.head` is the cheap chec
 committed version (one index lookup), so a process can tell whether its cached copy is behind; a store that
 can announce commits (PostgreSQL's LISTEN/NOTIFY) also offers a :class:`ChangeFeed`, so a process learns of
 another's commits as they happen instead of on its next read.
+
+A store also keeps *snapshots*: a campaign's folded ledger at some version, as opaque bytes the table
+layer writes and reads back (:mod:`talespin.table.snapshots`), each tagged with a *fingerprint* of the code
+that folded it. Events are never changed, so a snapshot at version *v* holds for every process that runs
+the same code; one with another fingerprint is never handed out.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ __all__ = [
     "LinkHandler",
     "NewEvent",
     "PlayerRecord",
+    "Snapshot",
     "StoreError",
     "StoredEvent",
     "UnknownCampaign",
@@ -110,6 +116,17 @@ class StoredEvent:
     at: str
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A campaign's ledger folded up to ``version`` by the code whose ``fingerprint`` it names."""
+
+    campaign_id: str
+    version: int
+    fingerprint: str
+    data: bytes
+    at: str
+
+
 ChangeHandler = Callable[[str, int], None]
 """Told a campaign id and the version it has reached, after another process (or this one) committed."""
 
@@ -175,8 +192,19 @@ class EventStore(Protocol):
         """The players of a campaign, in the order they joined."""
         ...
 
-    def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
-        """The events of a campaign with a version greater than ``after``, in order."""
+    def events(self, campaign_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """The events of a campaign with a version greater than ``after`` (and at most ``upto``), in order."""
+        ...
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` as the campaign's newest; older ones of the campaign may be dropped.
+
+        Saving one that is already there (another process folded the same version) is no error.
+        """
+        ...
+
+    def latest_snapshot(self, campaign_id: str, fingerprint: str) -> Snapshot | None:
+        """The newest snapshot of the campaign made by code of this ``fingerprint`` (``None`` if none)."""
         ...
 
     def head(self, campaign_id: str) -> int:

@@ -7,9 +7,9 @@ definitions mirror the newest migration so the adapter can build its queries. Th
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import JSON, Column, ForeignKey, Integer, LargeBinary, MetaData, String, Table, Text
 
-__all__ = ["campaigns", "events", "metadata", "players"]
+__all__ = ["campaigns", "events", "metadata", "players", "snapshots"]
 
 metadata = MetaData()
 
@@ -46,3 +46,14 @@ events = Table(
     Column("actor", Text, nullable=True),
     Column("at", String(40), nullable=False),
 )
+
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("campaign_id", String(64), ForeignKey("campaigns.id"), primary_key=True),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("fingerprint", String(64), primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+"""A campaign's folded ledger at a version, by the code of a fingerprint (see :class:`.port.Snapshot`)."""

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, text
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -29,11 +29,12 @@ from .port import (
     ChangeFeed,
     NewEvent,
     PlayerRecord,
+    Snapshot,
     StoredEvent,
     UnknownCampaign,
     VersionConflict,
 )
-from .schema import campaigns, events, players
+from .schema import campaigns, events, players, snapshots
 
 __all__ = ["SCHEMES", "SqlStore", "engine_url"]
 
@@ -249,13 +250,12 @@ class SqlStore:
                 for row in connection.execute(query)
             ]
 
-    def events(self, campaign_id: str, after: int = 0) -> list[StoredEvent]:
-        """The events of a campaign with a version greater than ``after``, in order."""
-        query = (
-            select(events)
-            .where(events.c.campaign_id == campaign_id, events.c.version > after)
-            .order_by(events.c.version)
-        )
+    def events(self, campaign_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """The events of a campaign with a version greater than ``after`` (and at most ``upto``), in order."""
+        query = select(events).where(events.c.campaign_id == campaign_id, events.c.version > after)
+        if upto is not None:
+            query = query.where(events.c.version <= upto)
+        query = query.order_by(events.c.version)
         with self.engine.connect() as connection:
             return [
                 StoredEvent(
@@ -263,6 +263,57 @@ class SqlStore:
                 )
                 for row in connection.execute(query)
             ]
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` and drop the campaign's older ones; one already there (same key) is kept as is."""
+
+        def work(connection: Connection) -> None:
+            connection.execute(
+                delete(snapshots).where(
+                    snapshots.c.campaign_id == snapshot.campaign_id, snapshots.c.version < snapshot.version
+                )
+            )
+            key = (
+                snapshots.c.campaign_id == snapshot.campaign_id,
+                snapshots.c.version == snapshot.version,
+                snapshots.c.fingerprint == snapshot.fingerprint,
+            )
+            if connection.execute(select(snapshots.c.version).where(*key)).first() is None:
+                connection.execute(
+                    insert(snapshots).values(
+                        campaign_id=snapshot.campaign_id,
+                        version=snapshot.version,
+                        fingerprint=snapshot.fingerprint,
+                        data=snapshot.data,
+                        at=snapshot.at,
+                    )
+                )
+
+        try:
+            if self._group is not None:
+                self._group.run(work)
+            else:
+                with self.engine.begin() as connection:
+                    work(connection)
+        except IntegrityError:
+            # another process saved the same version at the same moment (identical by construction),
+            # or the campaign is unknown: check which
+            if not self._exists(snapshot.campaign_id):
+                raise UnknownCampaign(f"no campaign has id {snapshot.campaign_id!r}") from None
+
+    def latest_snapshot(self, campaign_id: str, fingerprint: str) -> Snapshot | None:
+        """The newest snapshot of the campaign made by code of this ``fingerprint``."""
+        query = (
+            select(snapshots)
+            .where(snapshots.c.campaign_id == campaign_id, snapshots.c.fingerprint == fingerprint)
+            .order_by(snapshots.c.version.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        return Snapshot(row.campaign_id, row.version, row.fingerprint, bytes(row.data), row.at)
 
     def head(self, campaign_id: str) -> int:
         """The latest committed version of a campaign (0 when it has none): one primary-key index lookup."""
