@@ -265,7 +265,7 @@ class SqlStore:
             ]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Keep ``snapshot`` and drop the campaign's older ones; one already there (same key) is kept as is."""
+        """Keep ``snapshot``, drop the campaign's older ones; one already there (same key) stays as is."""
 
         def work(connection: Connection) -> None:
             connection.execute(

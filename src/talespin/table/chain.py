@@ -53,13 +53,16 @@ class Heads:
     """One viewer's chain, kept up to date as the log grows: ``prev``/``head`` by version, and the tip.
 
     ``seen`` is how many events of the log have been linked (visible or not), so extending it costs only
-    the new events.
+    the new events. A chain restored from a snapshot knows only its tip: ``prev``/``head`` of the events up
+    to ``known_from`` are linked again when first needed, and must end at ``known_tip``.
     """
 
     seen: int = 0
     tip: str = GENESIS
     prev: dict[int, str] = field(default_factory=dict)
     head: dict[int, str] = field(default_factory=dict)
+    known_from: int = 0
+    known_tip: str = GENESIS
 
     def add(self, version: int, event: Mapping[str, Any]) -> None:
         """Link one visible event at the tip."""

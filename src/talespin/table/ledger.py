@@ -7,7 +7,9 @@ command caused. The game state is the rule system's ``evolve`` over the events o
 seed commitments are facts about the dice, not the game: undo never touches them.
 
 The ledger is the in-memory cache the service keeps per campaign, so a command does not replay the log; it
-changes only through :meth:`Ledger.apply`, one recorded event at a time.
+changes only through :meth:`Ledger.apply`, one recorded event at a time. Every :data:`CHECKPOINT_EVERY`
+events it keeps the game state as it stands (a *checkpoint*; states are frozen, so this is one reference),
+and an undo replays only from the newest checkpoint before the entry it undoes, not from the first event.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from typing import Any, Final
 from ..store.port import StoredEvent
 from ..systems import Event, RuleSystem, Visibility, get_system
 from .chain import Heads
+from .log import Log
 
 __all__ = [
+    "CHECKPOINT_EVERY",
     "OUTSIDE_ENTRIES",
     "PHYSICAL_DICE",
     "TABLE_EVENTS",
@@ -54,6 +58,9 @@ OUTSIDE_ENTRIES: Final = frozenset(
     {"CampaignCreated", "PlayerJoined", "InviteRenewed", "ChatSaid", "PlayerRemoved", "CharacterHanded"}
 )
 """Table events that belong to no command entry (so undo never touches them)."""
+
+CHECKPOINT_EVERY: Final = 64
+"""How many events apart the ledger keeps a checkpoint of the game state (what an undo replays from)."""
 
 PHYSICAL_DICE: Final = ("players", "gm")
 """Who may enter physical dice (``faces``): the players for their own characters (the first, the default, as
@@ -118,7 +125,7 @@ class Ledger:
     variant: Mapping[str, Any] = field(default_factory=dict)
     version: int = 0
     state: Any = None
-    log: list[StoredEvent] = field(default_factory=list)
+    log: Log = field(default_factory=Log)
     entries: list[Entry] = field(default_factory=list)
     players: dict[str, str] = field(default_factory=dict)
     seeds: dict[int, Seed] = field(default_factory=dict)
@@ -132,11 +139,20 @@ class Ledger:
     chains: dict[str, Heads] = field(default_factory=dict)
     """Each role's hash chain over what it sees (kept by :mod:`.views`)."""
     removed: set[str] = field(default_factory=set)
+    invite_hash: str | None = None
+    """The hash of the newest renewed invite (``None``: the one made with the campaign is in force)."""
+    checkpoints: list[tuple[int, Any]] = field(default_factory=list)
+    """``(version, state)``: the game state after every event up to ``version``, oldest first."""
+    _settings: list[tuple[int, str]] = field(default_factory=list)
+    _seatings: list[Entry | StoredEvent] = field(default_factory=list)
+    _system: RuleSystem | None = None
 
     @property
     def system(self) -> RuleSystem:
         """The campaign's rule system."""
-        return get_system(self.system_name)
+        if self._system is None or self._system.name != self.system_name:
+            self._system = get_system(self.system_name)
+        return self._system
 
     @classmethod
     def replay(cls, campaign_id: str, log: Iterable[StoredEvent]) -> Ledger:
@@ -193,9 +209,15 @@ class Ledger:
         if data.get("nonce") is not None and data.get("seed_number") is not None:
             self._nonces.add((int(data["seed_number"]), str(data["nonce"])))
 
+    @staticmethod
+    def _adds_character(entry: Entry) -> bool:
+        return entry.command.get("do") in {"add_character", "add_hero"} and isinstance(
+            entry.command.get("sheet"), Mapping
+        )
+
     def _own(self, entry: Entry) -> None:
-        sheet = entry.command.get("sheet")
-        if entry.command.get("do") in {"add_character", "add_hero"} and isinstance(sheet, Mapping):
+        if self._adds_character(entry):
+            sheet = entry.command["sheet"]
             self._owners[str(sheet.get("name"))] = None if entry.by == "gm" else entry.by
 
     def apply(self, stored: StoredEvent) -> None:
@@ -213,7 +235,10 @@ class Ledger:
             self.state = self.system.new_state({"variant": self.variant})
         elif kind == "PlayerJoined":
             self.players[str(data["player_id"])] = str(data["name"])
+        elif kind in {"InviteRenewed", "SettingChanged"}:
+            self._setting(stored)
         elif kind in {"PlayerRemoved", "CharacterHanded"}:
+            self._seatings.append(stored)
             self._seat(stored)
         elif kind == "CommandIssued":
             entry = Entry(
@@ -225,6 +250,8 @@ class Ledger:
                 stored.version,
             )
             self.entries.append(entry)
+            if self._adds_character(entry):
+                self._seatings.append(entry)
             self._own(entry)
             self._spend_nonce(data)
         elif kind == "NoteAdded":
@@ -234,17 +261,28 @@ class Ledger:
             )
         elif kind in {"SeedDrawn", "SeedCommitted", "SeedRevealed"}:
             self._seed_fact(kind, data)
-        elif kind == "SettingChanged":
-            self.physical_dice = str(data.get("physical_dice", self.physical_dice))
         elif kind == "EntryUndone":
             target = self.entry(int(data["entry"]))
             if target is not None:
                 target.undone = True
                 self._undone.add(target.version)
-                self._rebuild()
+                self._rebuild(target.version)
         elif kind not in TABLE_EVENTS:
             self.state = self.system.evolve(self.state, system_event(stored))
         self._attach(stored)
+        self._checkpoint(stored.version)
+
+    def _setting(self, stored: StoredEvent) -> None:
+        """A table setting changed (who may enter physical dice), or the GM renewed the invite."""
+        if stored.type == "InviteRenewed":
+            self.invite_hash = str(stored.data["invite_token_hash"])
+        else:
+            self.physical_dice = str(stored.data.get("physical_dice", self.physical_dice))
+            self._settings.append((stored.version, self.physical_dice))
+
+    def _checkpoint(self, version: int) -> None:
+        if version % CHECKPOINT_EVERY == 0 and (not self.checkpoints or self.checkpoints[-1][0] < version):
+            self.checkpoints.append((version, self.state))
 
     def _seed_fact(self, kind: str, data: Mapping[str, Any]) -> None:
         """A seed drawn (its bytes, on the server only), committed (its hash) or revealed."""
@@ -281,22 +319,34 @@ class Ledger:
         number = int(data["number"])
         return self.seeds.setdefault(number, Seed(number, str(data.get("commitment", ""))))
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, undone: int) -> None:
+        """Fold again what the undo of the entry at version ``undone`` changes.
+
+        Settings and seats are refolded from their own short lists; the game state from the newest
+        checkpoint before ``undone`` (the entry's events all come after it), so an undo near the end of a
+        long log replays a few events, not the log.
+        """
         self.physical_dice = PHYSICAL_DICE[0]
-        for stored in self.log:
-            if stored.type == "SettingChanged" and self._entry_of.get(stored.version) not in self._undone:
-                self.physical_dice = str(stored.data.get("physical_dice", self.physical_dice))
+        for version, value in self._settings:
+            if self._entry_of.get(version) not in self._undone:
+                self.physical_dice = value
         self._owners = {}
-        entries = {entry.version: entry for entry in self.entries}
-        for stored in self.log:  # in order: who added a character, then every seat change after it
-            entry = entries.get(stored.version)
-            if entry is not None and not entry.undone:
-                self._own(entry)
-            elif stored.type in {"PlayerRemoved", "CharacterHanded"}:
-                self._seat(stored)
-        state = self.system.new_state({"variant": self.variant})
-        for stored in self.log:
-            if stored.type in TABLE_EVENTS or self._entry_of.get(stored.version) in self._undone:
-                continue
-            state = self.system.evolve(state, system_event(stored))
+        for fact in self._seatings:  # in order: who added a character, then every seat change after it
+            if isinstance(fact, Entry):
+                if not fact.undone:
+                    self._own(fact)
+            else:
+                self._seat(fact)
+        while self.checkpoints and self.checkpoints[-1][0] >= undone:
+            self.checkpoints.pop()
+        start, state = (
+            self.checkpoints[-1]
+            if self.checkpoints
+            else (0, self.system.new_state({"variant": self.variant}))
+        )
+        for stored in self.log[start:]:
+            if stored.type not in TABLE_EVENTS and self._entry_of.get(stored.version) not in self._undone:
+                state = self.system.evolve(state, system_event(stored))
+            self.state = state
+            self._checkpoint(stored.version)
         self.state = state

@@ -28,7 +28,7 @@ from ..store.port import StoredEvent
 from ..text import excerpt
 from .ledger import Ledger
 
-__all__ = ["Problem", "fold", "render_safe"]
+__all__ = ["Problem", "fold", "render_safe", "repaired"]
 
 log = logging.getLogger("talespin.table")
 
@@ -88,6 +88,11 @@ def render_safe(value: Any) -> tuple[Any, bool]:
     return value, False
 
 
+def repaired(stored: StoredEvent) -> StoredEvent:
+    """``stored`` as the ledger folds it: every text valid UTF-8 and every number finite."""
+    return _repaired(stored)[0]
+
+
 def _repaired(stored: StoredEvent) -> tuple[StoredEvent, bool]:
     data, changed = render_safe(stored.data)
     actor, actor_changed = (
@@ -101,16 +106,16 @@ def _repaired(stored: StoredEvent) -> tuple[StoredEvent, bool]:
 def fold(ledger: Ledger, events: Iterable[StoredEvent], problems: list[Problem]) -> Ledger:
     """Fold stored ``events`` into ``ledger``, repairing or skipping what it cannot serve (see above)."""
     for stored in events:
-        repaired, changed = _repaired(stored)
+        fixed, changed = _repaired(stored)
         if changed:
             _report(
                 ledger, problems, Problem(stored.version, stored.type, "unrenderable text or number replaced")
             )
         try:
-            ledger.apply(repaired)
+            ledger.apply(fixed)
         except Exception as error:  # any fault of one entry must not take the campaign down
             if ledger.version < stored.version:  # it failed before taking its place: keep versions whole
-                ledger.log.append(repaired)
+                ledger.log.append(fixed)
                 ledger.version = stored.version
             reason = f"not folded ({type(error).__name__}: {excerpt(str(error), 80)})"
             _report(ledger, problems, Problem(stored.version, stored.type, reason))

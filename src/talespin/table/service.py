@@ -16,12 +16,16 @@ Several processes may serve one store, so the cached ledger is never trusted to 
 Another process's commits arrive through :meth:`TableService.follow` (the store's change feed), which catches
 the campaign up at once, so live subscribers hear of them without waiting for a read.
 
+A campaign is loaded from its newest snapshot (:mod:`.snapshots`) and the events after it, and a snapshot
+is saved every :data:`~.snapshots.SNAPSHOT_EVERY` events, so a restart replays a short tail, not the log.
+
 Listeners (the WebSocket hub) are told of every event the ledger takes in, its own commits and caught-up ones
 alike, in order and each once, from inside the campaign's lock.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,6 +37,7 @@ from ..store.port import (
     EventStore,
     NewEvent,
     PlayerRecord,
+    Snapshot,
     StoredEvent,
     UnknownCampaign,
     VersionConflict,
@@ -43,8 +48,10 @@ from .commands import decide, first_events, server_nonce
 from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
 from .fairness import draw_seed
 from .ledger import Ledger
-from .salvage import Problem, fold
+from .log import Reader
+from .salvage import Problem, fold, repaired
 from .shape import check_input
+from .snapshots import SNAPSHOT_EVERY, dump, fingerprint, restore
 from .talk import chat_event, hand_event, remove_event
 from .views import head, state_json, visible_events
 
@@ -54,6 +61,8 @@ Listener = Callable[[str, list[StoredEvent]], None]
 """Called with a campaign id and the events just appended to it."""
 
 MAX_NAME = 200
+
+log = logging.getLogger("talespin.table")
 
 
 def _now() -> str:
@@ -143,12 +152,41 @@ class TableService:
                 record = self.store.campaign(campaign_id)
             except UnknownCampaign:
                 raise CampaignNotFound(f"no campaign has id {campaign_id!r}") from None
-            problems: list[Problem] = []
-            ledger = fold(Ledger(campaign_id), self.store.events(campaign_id), problems)
+            ledger, problems, snapshot_version = self._restored(campaign_id)
+            fold(ledger, self.store.events(campaign_id, after=ledger.version), problems)
             players = {p.id: p for p in self.store.players(campaign_id)}
             found = _Campaign(record, ledger, players, threading.Lock(), problems)
+            if ledger.version - snapshot_version >= SNAPSHOT_EVERY:
+                self._save_snapshot(found)  # the next start replays only what follows
             self._campaigns[campaign_id] = found
             return found
+
+    def _reader(self, campaign_id: str) -> Reader:
+        """How a restored log reads its older events: from the store, repaired as the fold repairs them."""
+        return lambda after, upto: [repaired(e) for e in self.store.events(campaign_id, after, upto)]
+
+    def _restored(self, campaign_id: str) -> tuple[Ledger, list[Problem], int]:
+        """The campaign's newest snapshot of this code as a ledger (an empty one if none is usable)."""
+        snapshot = self.store.latest_snapshot(campaign_id, fingerprint())
+        if snapshot is not None:
+            try:
+                ledger, problems = restore(snapshot.data, self._reader(campaign_id))
+                if ledger.campaign_id == campaign_id and ledger.version == snapshot.version:
+                    return ledger, problems, snapshot.version
+                log.warning("campaign %s: snapshot at %d is of another log", campaign_id, snapshot.version)
+            except ValueError as error:
+                log.warning("campaign %s: snapshot at %d ignored: %s", campaign_id, snapshot.version, error)
+        return Ledger(campaign_id), [], 0
+
+    def _save_snapshot(self, campaign: _Campaign) -> None:
+        """Save the campaign's ledger as its newest snapshot (hold ``campaign.lock``); failing only warns."""
+        ledger = campaign.ledger
+        try:
+            data = dump(ledger, campaign.problems)
+            snapshot = Snapshot(ledger.campaign_id, ledger.version, fingerprint(), data, self._now())
+            self.store.save_snapshot(snapshot)
+        except Exception as error:  # a snapshot only saves time: the log stays the record
+            log.warning("campaign %s: no snapshot at %d: %s", ledger.campaign_id, ledger.version, error)
 
     def _catch_up(self, campaign: _Campaign) -> None:
         """Bring the ledger up to the store (hold ``campaign.lock``); the events it takes in are published."""
@@ -211,10 +249,7 @@ class TableService:
     @staticmethod
     def _invite_hash(campaign: _Campaign) -> str:
         """The invite token in force: the newest ``InviteRenewed``, else the one made with the campaign."""
-        for stored in reversed(campaign.ledger.log):
-            if stored.type == "InviteRenewed":
-                return str(stored.data["invite_token_hash"])
-        return campaign.record.invite_token_hash
+        return campaign.ledger.invite_hash or campaign.record.invite_token_hash
 
     def renew_invite(self, campaign_id: str, viewer: Viewer) -> str:
         """A fresh invite token for the GM (returned once): the old invite stops working, players' do not."""
@@ -347,7 +382,10 @@ class TableService:
             return ledger.version, visible_events(ledger, viewer, stored)
 
     def _apply(self, campaign: _Campaign, stored: list[StoredEvent]) -> None:
+        before = campaign.ledger.version
         fold(campaign.ledger, stored, campaign.problems)
+        if campaign.ledger.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+            self._save_snapshot(campaign)
         self._publish(campaign.record.id, stored)
 
     def state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:

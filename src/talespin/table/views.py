@@ -53,11 +53,8 @@ def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str,
     }
 
 
-def chain(ledger: Ledger, viewer: Viewer) -> Heads:
-    """The viewer's hash chain, linked up to the ledger's newest event."""
-    role = "gm" if viewer.is_gm else "player"
-    heads = ledger.chains.setdefault(role, Heads())
-    for stored in ledger.log[heads.seen :]:
+def _link(ledger: Ledger, viewer: Viewer, heads: Heads, events: Iterable[StoredEvent]) -> None:
+    for stored in events:
         shown = event_json(ledger, viewer, stored)
         # A whisper is left out of every chain: the players' chain is shared by all players, so it may hold
         # only what every player sees, and a whisper's text reaches the GM and one player only. (Public chat
@@ -66,7 +63,25 @@ def chain(ledger: Ledger, viewer: Viewer) -> Heads:
         if shown is not None and shown["visibility"] != WHISPER:
             heads.add(stored.version, shown)
         heads.seen += 1
+
+
+def chain(ledger: Ledger, viewer: Viewer) -> Heads:
+    """The viewer's hash chain, linked up to the ledger's newest event."""
+    role = "gm" if viewer.is_gm else "player"
+    heads = ledger.chains.setdefault(role, Heads())
+    _link(ledger, viewer, heads, ledger.log[heads.seen :])
     return heads
+
+
+def _relink(ledger: Ledger, viewer: Viewer, heads: Heads) -> None:
+    """Link the events a snapshot left out of the chain again, checking they end where the snapshot's did."""
+    older = Heads()
+    _link(ledger, viewer, older, ledger.log[: heads.known_from])
+    if older.tip != heads.known_tip:
+        raise LookupError("the stored events do not end at the hash chain's head of the snapshot")
+    heads.prev.update(older.prev)
+    heads.head.update(older.head)
+    heads.known_from, heads.known_tip = 0, older.tip
 
 
 def head(ledger: Ledger, viewer: Viewer) -> str:
@@ -77,6 +92,9 @@ def head(ledger: Ledger, viewer: Viewer) -> str:
 def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]) -> list[dict[str, Any]]:
     """The events ``viewer`` may see, in order, each with its ``prev`` and ``head`` in the viewer's chain."""
     heads = chain(ledger, viewer)
+    events = list(events)
+    if events and heads.known_from and events[0].version <= heads.known_from:
+        _relink(ledger, viewer, heads)
     shown = []
     for stored in events:
         event = event_json(ledger, viewer, stored)

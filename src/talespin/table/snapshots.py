@@ -1,0 +1,101 @@
+"""Snapshots: a campaign's folded ledger kept in the store, so a restart replays only the events after it.
+
+A snapshot is the ledger at a version *v* without its log: the game state, the entries, owners, seeds,
+notes, nonces, each role's hash-chain tip, and the problems met while folding. Restoring one gives a
+ledger whose log starts after *v* (:class:`.log.Log` reads the older events from the store only if they are
+asked for); the events after *v* are then folded as usual.
+
+The bytes are the ledger's fields pickled and compressed. They are only as good as the code that made
+them: a changed rule, event handler or state class must not meet a snapshot of the old code. So every
+snapshot carries the :func:`fingerprint` of the code that folds events (the rule systems and their rules
+data, the dice, the table), and the service asks the store only for snapshots of its own fingerprint; any
+other is ignored and the log is replayed. Events never change once written, so every process running the
+same code folds the same ledger at *v*: several processes sharing one PostgreSQL may each save the
+snapshot of the same version, and whichever row is kept is the same snapshot. The store is trusted like
+the code itself (it is the one place the table's records live), which is what unpickling needs.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+import zlib
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Final
+
+from .auth import Viewer
+from .chain import Heads
+from .ledger import Ledger
+from .log import Log, Reader
+from .salvage import Problem
+from .views import chain
+
+__all__ = ["SNAPSHOT_EVERY", "code_fingerprint", "dump", "fingerprint", "restore"]
+
+SNAPSHOT_EVERY: Final = 512
+"""How many events apart the service saves a campaign's snapshot to the store."""
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_FOLDING_CODE: Final = ("dice", "systems", "table")
+"""The subpackages whose code and data decide what a fold of events gives."""
+_LEFT_OUT: Final = frozenset({"log", "chains", "checkpoints", "_system"})
+"""Ledger fields a snapshot does not pickle: rebuilt on restore (or read from the store when needed)."""
+_FORMAT: Final = 1
+
+
+@functools.cache
+def fingerprint() -> str:
+    """The fingerprint of the installed code that folds events (:func:`code_fingerprint` of this package).
+
+    >>> len(fingerprint()), fingerprint() == fingerprint()
+    (64, True)
+    """
+    return code_fingerprint(_PACKAGE)
+
+
+def code_fingerprint(package: Path) -> str:
+    """SHA-256 over the snapshot format and every source and data file of ``package``'s folding code."""
+    digest = hashlib.sha256(f"talespin-snapshot-{_FORMAT}\n".encode())
+    for part in _FOLDING_CODE:
+        for path in sorted((package / part).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".pyo"}:
+                digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def dump(ledger: Ledger, problems: list[Problem]) -> bytes:
+    """The snapshot bytes of ``ledger`` as it stands (and the problems met folding it).
+
+    Both roles' hash chains are linked up to the newest event first, so a restored ledger need not read
+    the log to extend them.
+    """
+    for viewer in (Viewer("gm"), Viewer("player")):
+        chain(ledger, viewer)
+    kept = {f.name: getattr(ledger, f.name) for f in fields(Ledger) if f.name not in _LEFT_OUT}
+    chains = {role: (heads.seen, heads.tip) for role, heads in ledger.chains.items()}
+    body = {"format": _FORMAT, "ledger": kept, "chains": chains, "problems": list(problems)}
+    return zlib.compress(pickle.dumps(body, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def restore(data: bytes, reader: Reader) -> tuple[Ledger, list[Problem]]:
+    """The ledger and problems of a snapshot; its log reads the events up to it through ``reader``.
+
+    Raises ``ValueError`` for bytes that are not a snapshot of this format (the caller replays instead).
+    """
+    try:
+        body: dict[str, Any] = pickle.loads(zlib.decompress(data))  # the store is trusted
+    except Exception as error:
+        raise ValueError(f"not a readable snapshot ({type(error).__name__})") from error
+    if not isinstance(body, dict) or body.get("format") != _FORMAT:
+        raise ValueError("not a snapshot of this format")
+    ledger = Ledger(**body["ledger"])
+    ledger.log = Log(ledger.version, reader)
+    ledger.chains = {
+        role: Heads(seen=seen, tip=tip, known_from=seen, known_tip=tip)
+        for role, (seen, tip) in body["chains"].items()
+    }
+    ledger.checkpoints = [(ledger.version, ledger.state)]
+    return ledger, list(body["problems"])
