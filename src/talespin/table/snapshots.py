@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from .auth import Viewer
 from .chain import Heads
-from .ledger import Ledger
+from .ledger import Entry, Ledger, Note
 from .log import Log, Reader
 from .salvage import Problem
 from .views import chain
@@ -75,6 +75,12 @@ def dump(ledger: Ledger, problems: list[Problem]) -> bytes:
     for viewer in (Viewer("gm"), Viewer("player")):
         chain(ledger, viewer)
     kept = {f.name: getattr(ledger, f.name) for f in fields(Ledger) if f.name not in _LEFT_OUT}
+    # entries and notes as plain tuples: unpickling tens of thousands of dataclasses is several times slower
+    kept["entries"] = [
+        (e.version, e.command, e.by, e.handled_by, e.visibility, e.last, e.undone) for e in ledger.entries
+    ]
+    kept["_notes"] = [(n.entry, n.text, n.visibility, n.by) for n in kept["_notes"]]
+    kept["_seatings"] = [f.version if isinstance(f, Entry) else f for f in kept["_seatings"]]
     chains = {role: (heads.seen, heads.tip) for role, heads in ledger.chains.items()}
     body = {"format": _FORMAT, "ledger": kept, "chains": chains, "problems": list(problems)}
     return zlib.compress(pickle.dumps(body, protocol=pickle.HIGHEST_PROTOCOL), 1)
@@ -91,7 +97,13 @@ def restore(data: bytes, reader: Reader) -> tuple[Ledger, list[Problem]]:
         raise ValueError(f"not a readable snapshot ({type(error).__name__})") from error
     if not isinstance(body, dict) or body.get("format") != _FORMAT:
         raise ValueError("not a snapshot of this format")
-    ledger = Ledger(**body["ledger"])
+    kept = body["ledger"]
+    entries = [Entry(*fields_) for fields_ in kept["entries"]]
+    by_version = {entry.version: entry for entry in entries}
+    kept["entries"] = entries
+    kept["_notes"] = [Note(*fields_) for fields_ in kept["_notes"]]
+    kept["_seatings"] = [by_version[f] if isinstance(f, int) else f for f in kept["_seatings"]]
+    ledger = Ledger(**kept)
     ledger.log = Log(ledger.version, reader)
     ledger.chains = {
         role: Heads(seen=seen, tip=tip, known_from=seen, known_tip=tip)
