@@ -57,6 +57,9 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     best = susan.locator("#advice tbody tr").first
     expect(best).to_contain_text("6d10")
     expect(best).to_contain_text("Strength")
+    # rule: AS-ODDS-3
+    expect(best.locator(".best-choice")).to_have_text("★ Best")
+    expect(susan.locator("#advice tbody tr").last.locator(".vs-best")).to_contain_text("−")
     best.locator("button").click()
     expect(susan.locator("#trait")).to_have_value("Agility")
     expect(susan.locator("#background")).to_have_value("Avanus")
@@ -82,6 +85,9 @@ def test_a_player_builds_a_hero_and_rolls_a_test_with_advice(new_page: Any, tabl
     gm.click("#gm-ext-start")
     expect(susan.locator("#extended-step")).to_be_visible()
     expect(susan.locator("#extended-step")).to_be_checked()
+    # Each pool's chance to reach the goal in the Tests left (AS-ODDS-2), before the roll.
+    expect(susan.locator("#advice thead")).to_contain_text("Goal (4 more in 2)")
+    expect(susan.locator("#advice tbody tr").first.locator(".reach-goal")).to_contain_text("%")
     susan.fill("#ascend-faces", "1 1 1 1 9 9")
     susan.click("#roll-test")
     expect(gm.locator("#stat-extended")).to_contain_text("4/4", timeout=10_000)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 from ..bounds import Whole
 from ..errors import IllegalCommand, MalformedCommand
 from .advice import advise
+from .advice_marks import goal_chances, mark_rows
 from .odds import extended_odds, opposed_odds, test_odds
 from .rule_ids import TEST_1
 from .rules import Narration
@@ -124,15 +125,26 @@ def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
     shown = choices if query.limit is None else choices[: query.limit]
     first = choices[0]
     tested = {"skill": query.skill} if query.skill is not None else {"conviction": query.conviction}
-    return {
+    rows = [choice.to_json(state.rules) for choice in shown]
+    # A blind roll's Successes are the GM's alone, and odds carry no role: such a Test gets no goal chances.
+    extended = state.extended
+    progress = extended if extended is not None and extended.open and not extended.blind else None
+    reach = None if progress is None else goal_chances(state.rules, progress, target=first.target)
+    mark_rows(rows, [c.p_success for c in shown], reach)
+    body: dict[str, Any] = {
         "hero": hero.name,
         **tested,
         "narration": query.narration,
         "target": first.target,
         "required": first.required,
         "choices": len(choices),
-        "advice": [choice.to_json(state.rules) for choice in shown],
+        "advice": rows,
     }
+    if progress is not None:  # an extended Test under way: each pool's chance to finish it
+        tests_left = None if progress.limit is None else progress.limit - progress.tests
+        needed = max(progress.goal - progress.successes, 0)
+        body["extended"] = {"successes_needed": needed, "tests_left": tests_left}
+    return body
 
 
 def answer(state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:

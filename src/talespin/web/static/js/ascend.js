@@ -171,10 +171,16 @@ export function mountAscend(root, ctx) {
   function showAdvice() {
     const rows = (advice?.advice || []).slice(0, 8);
     if (!rows.length) { fill(adviceEl, h("p.muted", "No Dice Pool is possible.")); return; }
-    fill(adviceEl, h("table.advice", h("thead", h("tr", ["Pool", "Trait", "Background", "Aid", "Invoke", "Success"].map((t) => h("th", { scope: "col" }, t)), h("th", { scope: "col" }, h("span.sr-only", "Use this pool")))),
+    // The best pool is marked and every other says what it gives up; during an extended Test, each pool's
+    // chance to reach the goal in the Tests left (AS-ODDS-2) if every one of them is rolled with it.
+    const ext = advice.extended;
+    const goalHead = ext ? [`Goal (${ext.successes_needed} more${ext.tests_left === null ? "" : ` in ${ext.tests_left}`})`] : [];
+    fill(adviceEl, h("table.advice", h("thead", h("tr", ["Pool", "Trait", "Background", "Aid", "Invoke", "Success", "vs best", ...goalHead].map((t) => h("th", { scope: "col" }, t)), h("th", { scope: "col" }, h("span.sr-only", "Use this pool")))),
       h("tbody", rows.map((r, i) => h(`tr${i === 0 ? ".best" : ""}`,
         h("td", `${r.pool}d10`), h("td", r.trait || "–"), h("td", r.background || "–"), h("td", r.aid || "–"),
         h("td", (r.invoke || []).join(", ") || "–"), h("td", h("strong", pct(r.p_success))),
+        h("td.vs-best", r.optimal ? h("span.badge.good.best-choice", "★ Best") : `−${pct(r.cost_vs_best)}`),
+        ext ? h("td.reach-goal", pct(r.p_reach_goal)) : null,
         h("td", h("button.ghost.small", { type: "button", onclick: () => use(r) }, "Use", h("span.sr-only", ` ${r.pool}d10${r.trait ? ` with ${r.trait}` : ""}`))))))));
   }
 
@@ -198,7 +204,8 @@ export function mountAscend(root, ctx) {
       return;
     }
     fill(current,
-      h("p.odds", h("strong", `${row.pool}d10 · target ${target} · ${pct(row.p_success)} chance of ${advice.required ?? 1}+ successes`)),
+      h("p.odds", h("strong", `${row.pool}d10 · target ${target} · ${pct(row.p_success)} chance of ${advice.required ?? 1}+ successes`),
+        row.optimal === false ? ` · ${pct(row.cost_vs_best)} less than the best pool` : row.optimal ? " · the best pool" : ""),
       row.distribution ? distributionChart(row.distribution, { threshold: advice.required ?? 1, title: "Successes" }) : null);
   }
 
