@@ -39,7 +39,7 @@ class Table:
 
     def send(self, viewer: Viewer, command: dict[str, Any]) -> list[dict[str, Any]]:
         """Send a command at the current version; the events as ``viewer`` sees them."""
-        return self.service.command(self.id, viewer, command, self.version)[1]
+        return self.service.command(self.id, viewer, command, self.service.version(self.id, viewer))[1]
 
 
 @pytest.fixture

@@ -19,11 +19,11 @@ def _faces_after_hidden_notes(notes: int) -> tuple[Any, ...]:
     service = TableService(MemoryStore(), seeds=lambda: bytes(32), **sources())  # the host knows the seed
     made = service.create_campaign("Steer", "ascend")
     pia = service.viewer(made.id, service.join(made.id, made.invite_token, "Pia").player_token)
-    service.command(made.id, pia, {"do": "add_character", "sheet": SUSAN}, service.ledger(made.id).version)
+    service.command(made.id, pia, {"do": "add_character", "sheet": SUSAN}, service.version(made.id, pia))
     for number in range(notes):  # the host shifts the entry number before the player's roll arrives
         note = {"do": "note", "text": f"hidden {number}", "visibility": "gm"}
         service.command(made.id, Viewer("gm"), note, service.ledger(made.id).version)
-    events = service.command(made.id, pia, susan_test(), service.ledger(made.id).version, NONCE)[1]
+    events = service.command(made.id, pia, susan_test(), service.version(made.id, pia), NONCE)[1]
     rolled = next(e for e in events if e["type"] == "TestRolled")
     return tuple(rolled["data"]["faces"])
 

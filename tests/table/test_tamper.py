@@ -25,7 +25,8 @@ Forge = Callable[[dict[str, Any]], None]
 
 
 class Run:
-    """One deterministic II campaign: a player's server roll, a GM blind roll, a physical roll, an undo."""
+    """One deterministic II campaign: a player's server roll, a GM blind roll, a physical roll, an undo, the
+    blind roll's reveal."""
 
     def __init__(self, seed_tag: str = "honest", *, physical_first: bool = False) -> None:
         self.service = TableService(MemoryStore(), seeds=seeds(seed_tag), **sources())
@@ -47,6 +48,8 @@ class Run:
         self.send(self.gm, {"do": "note", "text": "after the rolls"})
         self.roll(self.gm, {**ROLL, "faces": PHYSICAL})
         self.send(self.gm, {"do": "undo"})
+        blind = self.service.state(self.id, self.gm)["pending"]["entries"][0]
+        self.send(self.gm, {"do": "reveal", "entry": blind})
         self.send(self.gm, {"do": "end_scene"})
 
     def roll(self, viewer: Viewer, command: dict[str, Any], nonce: str | None = None) -> None:
@@ -56,8 +59,8 @@ class Run:
 
     def send(self, viewer: Viewer, command: dict[str, Any], nonce: str | None = None) -> None:
         """Send a command; a player's answers are kept as Pia's receipt."""
-        ledger = self.service.ledger(self.id)
-        events = self.service.command(self.id, viewer, command, ledger.version, nonce)[1]
+        version = self.service.version(self.id, viewer)
+        events = self.service.command(self.id, viewer, command, version, nonce)[1]
         if viewer == self.pia:
             self.seen += [event["head"] for event in events]
 

@@ -40,6 +40,8 @@ def _played_ii(table: Open) -> Any:
             "faces": [[3], [4], [6, 1], [2], [5], [1], [3]],
         },
     )
+    blind = t.service.state(t.id, t.gm)["pending"]["entries"][0]
+    t.send(t.gm, {"do": "reveal", "entry": blind})
     t.send(t.gm, {"do": "end_scene"})
     return t
 
@@ -153,6 +155,6 @@ def test_a_players_export_checks_seeds_and_marks_the_rest_unverifiable(table: Op
     record = json.loads(json.dumps(export_json(t.service.ledger(t.id), Viewer("player", pia, "Pia"))))
     report = verify_export(record).to_json()
     assert report["ok"] and report["mismatches"] == 0
-    assert all(row["status"] == "verified" for row in report["seeds"]) and len(report["seeds"]) == 2
+    assert all(row["status"] == "verified" for row in report["seeds"]) and len(report["seeds"]) == 3
     statuses = [row["status"] for row in report["rolls"]]
     assert statuses[0] == "verified" and "unverifiable" in statuses

@@ -1,10 +1,10 @@
 """The record's own consistency: its hash chain, its versions and its seed commitments.
 
 These checks need no replay of the rules. :func:`check_chain` recomputes every head (:mod:`.chain`);
-:func:`check_versions` finds versions missing from a GM's record (only a seed's own ``SeedDrawn`` may be
-absent: it never leaves the server); :func:`check_commitments` finds a seed committed after a roll it
-covers, a seed replaced by a new commitment without being revealed (a deleted reveal), and a reveal or a
-roll naming a seed never committed. Each returns :class:`Check` rows.
+:func:`check_versions` finds versions missing from a GM's record (only a seed's own ``SeedDrawn`` or a
+blind roll's ``BlindSeedDrawn`` may be absent: it never leaves the server); :func:`check_commitments` finds
+a seed committed after a roll it covers, a seed replaced by a new commitment without being revealed (a
+deleted reveal), and a reveal or a roll naming a seed never committed. Each returns :class:`Check` rows.
 """
 
 from __future__ import annotations
@@ -86,6 +86,11 @@ def check_chain(events: Sequence[Raw], chain: Any) -> list[Check]:
 def check_versions(events: Sequence[Raw], full: bool) -> list[Check]:
     """Versions only grow; in a GM's (``full``) record, only a seed's ``SeedDrawn`` may be missing."""
     seed_drawn = {int(e["version"]) - 1 for e in events if e["type"] == "SeedCommitted"}
+    seed_drawn |= {  # a blind roll's seed, kept by the server until the reveal
+        int(e["version"]) + 1
+        for e in events
+        if e["type"] == "CommandIssued" and (e.get("data") or {}).get("blind")
+    }
     previous = 0
     for event in events:
         version = int(event["version"])

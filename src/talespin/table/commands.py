@@ -11,6 +11,8 @@ it used), then the events it caused. The table handles its own vocabulary:
   the GM only).
 * ``{"do": "set_physical_dice", "who": "players" | "gm"}`` (GM only): who may enter physical dice
   (``faces``), the players for their own characters (the default, as at a real table) or only the GM.
+* ``{"do": "reveal", "entry": n}`` (GM only) reveals the blind roll of entry ``n`` to the players
+  (:mod:`.blind`); until then players get a stand-in for it and for every entry after it (:mod:`.release`).
 * ``{"do": "reveal_seed"}`` (GM only) reveals the open seed and commits a fresh one; so do ``start_scene``
   and ``end_scene`` (see below), so every server roll can be verified once its scene is over.
 
@@ -37,8 +39,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ..store.port import NewEvent
-from ..systems import IllegalCommand, MalformedCommand
+from ..systems import IllegalCommand, MalformedCommand, RulesError
 from .auth import Viewer
+from .blind import BlindRng, blind_facts, reveal_events
 from .errors import Forbidden
 from .fairness import HmacRng, commitment
 from .ledger import PHYSICAL_DICE, Ledger, is_secret
@@ -56,7 +59,7 @@ __all__ = [
     "server_nonce",
 ]
 
-TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed", "set_physical_dice"})
+TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed", "set_physical_dice", "reveal"})
 """Commands the table handles itself, for every system."""
 TABLE_SCENES: Final = frozenset({"ascend"})
 """Systems whose rules have no scenes: the table handles ``start_scene``/``end_scene`` for them."""
@@ -180,6 +183,8 @@ def _decide_table(
             )
         setting = NewEvent("SettingChanged", {"physical_dice": who, "by": viewer.label})
         return [_issued(command, viewer, "table", None), setting]
+    if do == "reveal":
+        return reveal_events(ledger, command, lambda sent: _issued(sent, viewer, "table", None))
     if do == "undo":
         target = ledger.latest_undoable()
         if target is None:
@@ -228,6 +233,44 @@ def _first_named(command: Mapping[str, Any], acting: frozenset[str]) -> str | No
     return min(acting) if acting else None
 
 
+def _rolled(
+    ledger: Ledger,
+    command: Mapping[str, Any],
+    rng: HmacRng | BlindRng,
+    number: int,
+    nonce: tuple[str, str],
+) -> tuple[dict[str, Any], list[NewEvent]]:
+    """What ``CommandIssued`` records of the dice (and a blind roll's seed event): seed, nonce, blind."""
+    blind_seed = rng.seed(_has_faces(command)) if isinstance(rng, BlindRng) else None
+    if blind_seed is not None:
+        blind, seed_event = blind_facts(ledger, blind_seed)
+        return {"seed_number": None, "nonce": nonce[0], "nonce_from": nonce[1], "blind": blind}, [seed_event]
+    if not rng.used:
+        return {"seed_number": None}, []
+    if ledger.nonce_used(number, nonce[0]):
+        raise IllegalCommand("this nonce was used for a roll already: send a fresh one", code="nonce_used")
+    return {"seed_number": number, "nonce": nonce[0], "nonce_from": nonce[1]}, []
+
+
+def _outcome(
+    ledger: Ledger, viewer: Viewer, command: Mapping[str, Any], rng: HmacRng | BlindRng
+) -> tuple[list[Any], dict[str, Any] | None]:
+    """The system's events for a command, and why it came to nothing (``None`` when it did not).
+
+    While a blind roll is held from the players, a player's command is judged first on the state the
+    players know, so whether it is refused cannot depend on the blind roll. One that state allows but the
+    true state refuses is recorded as *void*: it changes nothing, and players learn so with the reveal.
+    """
+    if viewer.is_gm or not ledger.release.held_blind:
+        return ledger.system.decide(ledger.state, command, rng), None
+    probe = HmacRng(bytes(32), ledger.campaign_id, 0, "0" * 32)
+    ledger.system.decide(ledger.release.state, command, probe)
+    try:
+        return ledger.system.decide(ledger.state, command, rng), None
+    except RulesError as error:
+        return [], error.to_json()
+
+
 def _decide_system(
     ledger: Ledger,
     viewer: Viewer,
@@ -257,16 +300,14 @@ def _decide_system(
         before, number, seed_bytes = rotate_seed(ledger, draw_seed)
     if seed_bytes is None:
         raise IllegalCommand("the table has no open seed commitment for server rolls", code="no_seed")
-    rng = HmacRng(seed_bytes, ledger.campaign_id, ledger.version + 1, nonce[0])
-    events = system.decide(ledger.state, command, rng)
+    args = (ledger.campaign_id, ledger.version + 1, nonce[0])
+    rng = BlindRng(draw_seed, *args) if is_secret(command) else HmacRng(seed_bytes, *args)
+    events, void = _outcome(ledger, viewer, command, rng)
     dice = "server" if rng.used else ("physical" if "faces" in command else "none")
-    rolled: dict[str, Any] = {"seed_number": None}
-    if rng.used:
-        if ledger.nonce_used(number, nonce[0]):
-            raise IllegalCommand(
-                "this nonce was used for a roll already: send a fresh one", code="nonce_used"
-            )
-        rolled = {"seed_number": number, "nonce": nonce[0], "nonce_from": nonce[1]}
+    rolled, seed_event = _rolled(ledger, command, rng, number, nonce)
+    before = [*seed_event, *before]
+    if void is not None:
+        rolled["void"] = void
     issued = _issued(command, viewer, "system", actor, dice=dice, **rolled)
     after: list[NewEvent] = []
     if do == "end_scene":

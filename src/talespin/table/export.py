@@ -15,7 +15,7 @@ from .auth import Viewer
 from .chain import CHAIN_ALGORITHM
 from .ledger import Ledger
 from .recap import recap_markdown
-from .views import head, state_json, visible_events
+from .views import events_after, head, state_json, version_for
 
 __all__ = ["EXPORT_FORMAT", "export_json", "export_markdown"]
 
@@ -34,9 +34,9 @@ def export_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
             "variant": dict(ledger.variant),
         },
         "viewer": "gm" if viewer.is_gm else "player",
-        "version": ledger.version,
+        "version": version_for(ledger, viewer),
         "chain": {"algorithm": CHAIN_ALGORITHM, "head": head(ledger, viewer)},
-        "events": visible_events(ledger, viewer, ledger.log),
+        "events": events_after(ledger, viewer, 0),
         "state": state_json(ledger, viewer),
     }
 

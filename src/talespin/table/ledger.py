@@ -22,12 +22,15 @@ from ..store.port import StoredEvent
 from ..systems import Event, RuleSystem, Visibility, get_system
 from .chain import Heads
 from .log import Log
+from .placeholders import BLIND_EVENTS, BLIND_REVEALED, BLIND_SEED, STAND_INS
+from .release import Release
 
 __all__ = [
     "CHECKPOINT_EVERY",
     "OUTSIDE_ENTRIES",
     "PHYSICAL_DICE",
     "TABLE_EVENTS",
+    "BlindSeed",
     "Entry",
     "Ledger",
     "Note",
@@ -51,11 +54,20 @@ TABLE_EVENTS: Final = frozenset(
         "ChatSaid",
         "PlayerRemoved",
         "CharacterHanded",
+        *BLIND_EVENTS,
     }
 )
 """The table's own event types; every other type belongs to the rule system."""
 OUTSIDE_ENTRIES: Final = frozenset(
-    {"CampaignCreated", "PlayerJoined", "InviteRenewed", "ChatSaid", "PlayerRemoved", "CharacterHanded"}
+    {
+        "CampaignCreated",
+        "PlayerJoined",
+        "InviteRenewed",
+        "ChatSaid",
+        "PlayerRemoved",
+        "CharacterHanded",
+        *STAND_INS,
+    }
 )
 """Table events that belong to no command entry (so undo never touches them)."""
 
@@ -116,6 +128,17 @@ class Seed:
 
 
 @dataclass(slots=True)
+class BlindSeed:
+    """A blind roll's own seed: its number, the entry it rolled for, its hash and (on the server) the seed."""
+
+    number: int
+    entry: int
+    sha256: str
+    seed: bytes | None = None
+    revealed: bool = False
+
+
+@dataclass(slots=True)
 class Ledger:
     """A campaign folded from its log: game state, entries, players, owners, notes and seeds."""
 
@@ -146,6 +169,12 @@ class Ledger:
     _settings: list[tuple[int, str]] = field(default_factory=list)
     _seatings: list[Entry | StoredEvent] = field(default_factory=list)
     _system: RuleSystem | None = None
+    release: Release = field(default_factory=Release)
+    """What the players have been shown: blind rolls and what followed them held until revealed."""
+    streams: dict[str, Any] = field(default_factory=dict)
+    """Each player's numbered stream of what it received (kept by :mod:`.stream`)."""
+    blind: dict[int, BlindSeed] = field(default_factory=dict)
+    """Every blind roll's seed, by its number."""
 
     @property
     def system(self) -> RuleSystem:
@@ -178,9 +207,9 @@ class Ledger:
         return [entry for entry in self.entries if not entry.undone]
 
     def latest_undoable(self) -> Entry | None:
-        """The entry ``undo`` would undo now: the newest not undone that is not itself an undo."""
+        """The entry ``undo`` would undo now: the newest not undone that is not an undo (nor a reveal)."""
         for entry in reversed(self.entries):
-            if not entry.undone and entry.command.get("do") != "undo":
+            if not entry.undone and entry.command.get("do") not in {"undo", "reveal"}:
                 return entry
         return None
 
@@ -233,6 +262,7 @@ class Ledger:
             self.system_name = str(data["system"])
             self.variant = dict(data.get("variant") or {})
             self.state = self.system.new_state({"variant": self.variant})
+            self.release.start(self.system_name, dict(self.variant))
         elif kind == "PlayerJoined":
             self.players[str(data["player_id"])] = str(data["name"])
         elif kind in {"InviteRenewed", "SettingChanged"}:
@@ -241,19 +271,7 @@ class Ledger:
             self._seatings.append(stored)
             self._seat(stored)
         elif kind == "CommandIssued":
-            entry = Entry(
-                stored.version,
-                dict(data["command"]),
-                str(data["by"]),
-                str(data.get("handled_by", "system")),
-                stored.visibility,
-                stored.version,
-            )
-            self.entries.append(entry)
-            if self._adds_character(entry):
-                self._seatings.append(entry)
-            self._own(entry)
-            self._spend_nonce(data)
+            self._issue(stored)
         elif kind == "NoteAdded":
             entry_version = self.entries[-1].version if self.entries else 0
             self._notes.append(
@@ -261,6 +279,8 @@ class Ledger:
             )
         elif kind in {"SeedDrawn", "SeedCommitted", "SeedRevealed"}:
             self._seed_fact(kind, data)
+        elif kind in {BLIND_SEED, BLIND_REVEALED}:
+            self._blind_fact(kind, data)
         elif kind == "EntryUndone":
             target = self.entry(int(data["entry"]))
             if target is not None:
@@ -271,6 +291,10 @@ class Ledger:
             self.state = self.system.evolve(self.state, system_event(stored))
         self._attach(stored)
         self._checkpoint(stored.version)
+        do = self.entries[-1].command.get("do") if kind == "CommandIssued" else None
+        self.release.take(
+            stored, self.entry_of(stored.version), None if do is None else str(do), TABLE_EVENTS
+        )
 
     def _setting(self, stored: StoredEvent) -> None:
         """A table setting changed (who may enter physical dice), or the GM renewed the invite."""
@@ -283,6 +307,38 @@ class Ledger:
     def _checkpoint(self, version: int) -> None:
         if version % CHECKPOINT_EVERY == 0 and (not self.checkpoints or self.checkpoints[-1][0] < version):
             self.checkpoints.append((version, self.state))
+
+    def _issue(self, stored: StoredEvent) -> None:
+        """A command entry begins: who sent what, the nonce it spent, the blind roll it is."""
+        data = stored.data
+        entry = Entry(
+            stored.version,
+            dict(data["command"]),
+            str(data["by"]),
+            str(data.get("handled_by", "system")),
+            stored.visibility,
+            stored.version,
+        )
+        self.entries.append(entry)
+        if self._adds_character(entry):
+            self._seatings.append(entry)
+        self._own(entry)
+        self._spend_nonce(data)
+        blind = data.get("blind")
+        if isinstance(blind, Mapping):
+            number = int(blind["number"])
+            self.blind[number] = BlindSeed(number, stored.version, str(blind["commitment"]))
+
+    def _blind_fact(self, kind: str, data: Mapping[str, Any]) -> None:
+        """A blind roll's seed drawn (on the server only) or revealed."""
+        found = self.blind.get(int(data["blind"]))
+        if found is not None:
+            found.seed = bytes.fromhex(str(data["seed"]))
+            found.revealed = found.revealed or kind == BLIND_REVEALED
+
+    def blind_of(self, entry: int) -> BlindSeed | None:
+        """The blind roll recorded by the entry starting at ``entry``, if it is one."""
+        return next((seed for seed in self.blind.values() if seed.entry == entry), None)
 
     def _seed_fact(self, kind: str, data: Mapping[str, Any]) -> None:
         """A seed drawn (its bytes, on the server only), committed (its hash) or revealed."""

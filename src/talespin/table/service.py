@@ -53,7 +53,7 @@ from .salvage import Problem, fold, repaired
 from .shape import check_input
 from .snapshots import SNAPSHOT_EVERY, dump, fingerprint, restore
 from .talk import chat_event, hand_event, remove_event
-from .views import head, state_json, visible_events
+from .views import events_after, head, state_json, version_for, visible_events
 
 __all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
 
@@ -282,8 +282,11 @@ class TableService:
         """Table talk (see :mod:`.talk`): the message as the speaker sees it, with its version."""
         check_input(text, what="message", path="text")
         stored = self._append(campaign_id, lambda ledger: chat_event(ledger, viewer, text, to))
-        shown = self.visible(campaign_id, viewer, [stored])
-        return {"version": stored.version, "event": shown[0] if shown else None}
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            shown = visible_events(campaign.ledger, viewer, [stored])
+            version = version_for(campaign.ledger, viewer)
+        return {"version": version, "event": shown[0] if shown else None}
 
     def remove_player(self, campaign_id: str, viewer: Viewer, player_id: Any) -> int:
         """The GM removes a player: its token stops working, its characters pass to the GM; new version."""
@@ -323,7 +326,8 @@ class TableService:
                 raise StaleVersion("the campaign kept changing; try joining again")
             campaign.players[player.id] = player
             self._apply(campaign, stored)
-        return Joined(player.id, token, stored[-1].version)
+            version = version_for(campaign.ledger, Viewer("player", player.id, player.name))
+        return Joined(player.id, token, version)
 
     def _invited(self, campaign: _Campaign, invite_token: str) -> bool:
         return token_matches(invite_token, self._invite_hash(campaign))
@@ -361,25 +365,25 @@ class TableService:
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             ledger = campaign.ledger
-            if expected_version > ledger.version:
+            if expected_version > version_for(ledger, viewer):
                 self._catch_up(campaign)  # the client has seen a commit made through another process
-            if expected_version != ledger.version:
+            current = version_for(ledger, viewer)
+            if expected_version != current:
                 raise StaleVersion(
-                    f"the campaign is at version {ledger.version}, not {expected_version}",
-                    version=ledger.version,
+                    f"the campaign is at version {current}, not {expected_version}", version=current
                 )
             check_input(command)
             new = decide(ledger, viewer, command, self._seeds, nonce=nonce, make_nonce=self._nonces)
             try:
-                stored = self.store.append(campaign_id, expected_version, new, self._now())
+                stored = self.store.append(campaign_id, ledger.version, new, self._now())
             except VersionConflict:
                 self._catch_up(campaign)
+                current = version_for(ledger, viewer)
                 raise StaleVersion(
-                    f"the campaign is at version {ledger.version}, not {expected_version}",
-                    version=ledger.version,
+                    f"the campaign is at version {current}, not {expected_version}", version=current
                 ) from None
             self._apply(campaign, stored)
-            return ledger.version, visible_events(ledger, viewer, stored)
+            return version_for(ledger, viewer), visible_events(ledger, viewer, stored)
 
     def _apply(self, campaign: _Campaign, stored: list[StoredEvent]) -> None:
         before = campaign.ledger.version
@@ -403,25 +407,37 @@ class TableService:
         self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            ledger = campaign.ledger
-            return visible_events(ledger, viewer, ledger.log[max(after, 0) :])
+            return events_after(campaign.ledger, viewer, after)
 
     def backlog(
         self, campaign_id: str, viewer: Viewer, after: int | None
     ) -> tuple[int, list[dict[str, Any]], str]:
-        """The version, the events after ``after`` the viewer may see (none for ``None``), and its head."""
+        """The version and events after ``after`` as the viewer counts them (none for ``None``), the head."""
+        _, version, missed, tip = self.marked_backlog(campaign_id, viewer, after)
+        return version, missed, tip
+
+    def marked_backlog(
+        self, campaign_id: str, viewer: Viewer, after: int | None
+    ) -> tuple[int, int, list[dict[str, Any]], str]:
+        """:meth:`backlog` with, first, the log's own version it reached (where live updates take over)."""
         self.refresh(campaign_id)  # another process may have committed what this one has not heard of
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             ledger = campaign.ledger
-            missed = ledger.log[max(after, 0) :] if after is not None else []
-            return ledger.version, visible_events(ledger, viewer, missed), head(ledger, viewer)
+            missed = events_after(ledger, viewer, after) if after is not None else []
+            return ledger.version, version_for(ledger, viewer), missed, head(ledger, viewer)
 
     def visible(self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]) -> list[dict[str, Any]]:
         """Freshly appended events as ``viewer`` may see them (for live updates)."""
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             return visible_events(campaign.ledger, viewer, stored)
+
+    def version(self, campaign_id: str, viewer: Viewer) -> int:
+        """The version as ``viewer`` counts it (a player numbers only what it received)."""
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            return version_for(campaign.ledger, viewer)
 
     def head(self, campaign_id: str, viewer: Viewer) -> str:
         """The head of the viewer's hash chain now (sent with every answer, kept in receipts)."""
@@ -438,12 +454,13 @@ class TableService:
         return self._campaign(campaign_id).lock
 
     def odds(self, campaign_id: str, viewer: Viewer, query: Any) -> dict[str, Any]:
-        """The system's odds for a query against the current state."""
+        """The odds for a query on the state as ``viewer`` knows it (a player's lacks held blind rolls)."""
         if not isinstance(query, Mapping):
             raise MalformedCommand('an odds query is a JSON object, e.g. {"character": "Ada"}')
         check_input(query, what="odds query")
         self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            system, state = campaign.ledger.system, campaign.ledger.state
+            ledger = campaign.ledger
+            system, state = ledger.system, ledger.state if viewer.is_gm else ledger.release.state
         return system.odds(state, query)  # the state is frozen: no lock needed while computing

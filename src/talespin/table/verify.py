@@ -31,6 +31,7 @@ from .audit import Check, check_chain, check_commitments, check_versions
 from .export import EXPORT_FORMAT
 from .fairness import HmacRng, commitment
 from .ledger import TABLE_EVENTS, Ledger, is_secret
+from .placeholders import BLIND_MADE, BLIND_REVEALED, WITHHELD
 from .receipts import check_receipt, stored_event
 
 __all__ = ["Check", "Verification", "verify_export"]
@@ -100,9 +101,12 @@ class _NoServerDice:
         raise LookupError("the command drew server dice but the record says it did not")
 
 
-def _canonical(events: Sequence[StoredEvent | Event]) -> str:
+def _canonical(events: Sequence[StoredEvent | Event], revealed: bool = False) -> str:
+    """Events as recorded; a revealed blind roll's (shown to players as public) without visibility."""
     return json.dumps(
-        [(e.type, dict(e.data), e.visibility) for e in events], sort_keys=True, ensure_ascii=False
+        [(e.type, dict(e.data), None if revealed else e.visibility) for e in events],
+        sort_keys=True,
+        ensure_ascii=False,
     )
 
 
@@ -123,6 +127,45 @@ def _seeds(events: list[StoredEvent], result: Verification) -> dict[int, bytes]:
     return revealed
 
 
+def _blind_seeds(events: list[StoredEvent], result: Verification) -> dict[int, bytes]:
+    """Each revealed blind roll's seed, checked against the commitment made with the roll."""
+    made: dict[int, str] = {}
+    for event in events:
+        blind = event.data.get("blind") if event.type == "CommandIssued" else None
+        if isinstance(blind, Mapping):
+            made.setdefault(int(blind["number"]), str(blind["commitment"]))
+        elif event.type == BLIND_MADE:
+            made.setdefault(int(event.data["blind"]), str(event.data["commitment"]))
+    revealed: dict[int, bytes] = {}
+    for event in (e for e in events if e.type == BLIND_REVEALED):
+        number, seed = int(event.data["blind"]), bytes.fromhex(str(event.data["seed"]))
+        ok = made.get(number) == commitment(seed) == event.data.get("commitment")
+        if ok:
+            revealed[number] = seed
+        detail = "" if ok else "SHA-256 of the revealed seed differs from the commitment made with the roll"
+        what = f"blind roll #{number}"
+        result.seeds.append(Check(event.version, what, "-", None, "verified" if ok else "mismatch", detail))
+    return revealed
+
+
+def _held(events: list[StoredEvent], result: Verification, full: bool) -> None:
+    """A stand-in for an entry still held from this viewer: pending until the GM reveals the blind roll."""
+    if full:
+        return
+    released = {int(e.data["blind"]) for e in events if e.type == BLIND_REVEALED}
+    made: set[int] = set()
+    for event in events:
+        if event.type == BLIND_MADE:
+            made.add(int(event.data["blind"]))
+        if event.type == BLIND_MADE and int(event.data["blind"]) not in released:
+            what = f"blind roll #{event.data['blind']}"
+            result.rolls.append(Check(event.version, what, "-", None, "pending", "not revealed yet"))
+        elif event.type == WITHHELD and not made <= released:
+            what = f"{event.data.get('do')} (held)"
+            detail = "held behind a blind roll: its record comes with the reveal"
+            result.rolls.append(Check(event.version, what, "-", None, "pending", detail))
+
+
 def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]] = ()) -> Verification:
     """Check an export and each ``(name, receipt)`` (ValueError if the record or a receipt is not one)."""
     if not isinstance(record, Mapping) or record.get("format") != EXPORT_FORMAT:
@@ -135,12 +178,14 @@ def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
     result.record += check_chain(raws, record.get("chain"))
     result.record += check_versions(raws, full)
     result.record += check_commitments(raws)
-    revealed = _seeds(events, result)
+    revealed, blind = _seeds(events, result), _blind_seeds(events, result)
+    _held(events, result, full)
     members: dict[int, list[StoredEvent]] = defaultdict(list)
     for raw, event in zip(raws, events, strict=True):
         if raw.get("entry") is not None and event.type != "CommandIssued":
             members[int(raw["entry"])].append(event)
     unseen = {e.version - 1 for e in events if e.type == "SeedCommitted"}
+    unseen |= {e.version + 1 for e in events if e.type == "CommandIssued" and e.data.get("blind")}
     ledger = Ledger(campaign_id)
     hidden: str | None = None
     previous = 0
@@ -153,8 +198,10 @@ def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
             if hidden is None:
                 result.record += _authorship(ledger, event, entry)
             if event.data.get("handled_by") == "system":
-                check = _unverifiable(event, hidden) if hidden else _check(ledger, event, entry, revealed)
-                result.rolls.append(check)
+                check = (
+                    _unverifiable(event, hidden) if hidden else _check(ledger, event, entry, revealed, blind)
+                )
+                result.rolls.append(check if full or check.status != "mismatch" else _partial(check))
         elif event.type == "EntryUndone" and hidden is None and _entry_command(ledger, raw) != "undo":
             result.record.append(
                 Check(event.version, "undo", "-", None, "mismatch", "an undo that no undo command sent")
@@ -191,7 +238,7 @@ def _authorship(ledger: Ledger, head: StoredEvent, entry: list[StoredEvent]) -> 
 def _author(ledger: Ledger, command: Mapping[str, Any], by: str) -> str | None:
     if by != "gm" and by not in ledger.players:
         return "its author is neither the GM nor a player who joined"
-    gm_only = {"undo", "reveal_seed", "start_scene", "end_scene"}
+    gm_only = {"undo", "reveal_seed", "start_scene", "end_scene", "reveal"}
     if by != "gm" and (is_secret(command) or command.get("do") in gm_only):
         return "a player cannot send this command"
     return None
@@ -235,24 +282,49 @@ def _unverifiable(head: StoredEvent, reason: str) -> Check:
     return Check(head.version, what, dice, number, "unverifiable", reason)
 
 
-def _check(ledger: Ledger, head: StoredEvent, entry: list[StoredEvent], revealed: dict[int, bytes]) -> Check:
+def _partial(check: Check) -> Check:
+    """A replay mismatch in a player's record: it may lack GM-only entries the state depends on."""
+    detail = f"{check.detail}; a player's record lacks GM-only entries: verify the GM's export"
+    return Check(check.version, check.what, check.dice, check.seed_number, "unverifiable", detail)
+
+
+def _generator(ledger: Ledger, head: StoredEvent, revealed: dict[int, bytes], blind: dict[int, bytes]) -> Any:
+    """The dice a command's record says it used: a seed's generator, none, or ``None`` (not revealed)."""
+    if head.data.get("dice") != "server":
+        return _NoServerDice()
+    facts, number = head.data.get("blind"), head.data.get("seed_number")
+    if isinstance(facts, Mapping):
+        seed = blind.get(int(facts["number"]))
+    else:
+        seed = None if number is None else revealed.get(int(number))
+    return None if seed is None else HmacRng(seed, ledger.campaign_id, head.version, head.data.get("nonce"))
+
+
+def _check(
+    ledger: Ledger,
+    head: StoredEvent,
+    entry: list[StoredEvent],
+    revealed: dict[int, bytes],
+    blind: dict[int, bytes],
+) -> Check:
     command = dict(head.data["command"])
     dice = str(head.data.get("dice", "none"))
     number = head.data.get("seed_number")
     what = f"{command.get('do')}" + (f" ({head.actor})" if head.actor else "")
     row = (head.version, what, dice, number)
-    if dice == "server":
-        if number is None or int(number) not in revealed:
-            return Check(*row, "pending", "its seed is not revealed yet")
-        nonce = head.data.get("nonce")
-        rng: Any = HmacRng(revealed[int(number)], ledger.campaign_id, head.version, nonce)
-    else:
-        rng = _NoServerDice()
+    rng = _generator(ledger, head, revealed, blind)
+    if rng is None:
+        return Check(*row, "pending", "its seed is not revealed yet")
     try:
         decided = ledger.system.decide(ledger.state, command, rng)
     except (RulesError, LookupError) as error:
+        if head.data.get("void") is not None and not [e for e in entry if e.type not in TABLE_EVENTS]:
+            return Check(*row, "verified", f"void: {error}")
         return Check(*row, "mismatch", f"replaying the command failed: {error}")
+    if head.data.get("void") is not None:
+        return Check(*row, "mismatch", "recorded as void, but the rules allow it here")
     rest = [e for e in entry if e.type not in TABLE_EVENTS]
-    if _canonical(decided) != _canonical(rest):
+    revealed_to_players = head.data.get("blind") is not None and head.visibility == "public"
+    if _canonical(decided, revealed_to_players) != _canonical(rest, revealed_to_players):
         return Check(*row, "mismatch", "the recorded events differ from the events the dice give")
     return Check(*row, "verified")

@@ -1,11 +1,12 @@
 """What each viewer may see, cut out on the server.
 
-The GM sees every event but the server's own (``"server"``: a seed before its reveal). A player sees public
-events only: a rule-system event passes through the system's ``redact`` (a blind roll becomes the bare fact
-that a roll happened) and anything still not public is dropped, so a GM-only Trigger, note or blind roll
-never reaches a player in any form. A whisper (:mod:`.talk`) reaches the GM and the one player it is
-with, no one else. The state comes from the system's ``view(state, role)``, wrapped with
-the table's own facts (players, owners, notes, seeds, what undo would undo).
+The GM sees every event but the server's own (``"server"``: a seed before its reveal), numbered by the log's
+versions. A player receives its own *stream* (:mod:`.stream`): public events only, numbered by itself, so a
+GM-only Trigger or note never reaches a player in any form, not even as a gap in the numbers; a blind roll
+and everything after it is held back and stood in for until the GM reveals it (:mod:`.release`). A whisper
+(:mod:`.talk`) reaches the GM and the one player it is with, no one else. The state comes from the system's
+``view(state, role)`` of the state the viewer knows (a player's: what was released to it), wrapped with
+the table's own facts (players, owners, notes, seeds, what undo would undo, what is pending).
 
 Each role's events form a hash chain (:mod:`.chain`): every event a viewer receives carries ``prev`` and
 ``head``, and the state carries the ``head`` of the viewer's chain, so a client can keep what it was shown.
@@ -21,32 +22,33 @@ from ..store.port import StoredEvent
 from ..systems import Role
 from .auth import Viewer
 from .chain import Heads
-from .ledger import TABLE_EVENTS, Ledger, system_event
+from .ledger import Ledger
+from .stream import stream
 from .talk import WHISPER
 
-__all__ = ["chain", "event_json", "head", "state_json", "visible_events"]
+__all__ = [
+    "chain",
+    "event_json",
+    "events_after",
+    "head",
+    "pending_json",
+    "state_json",
+    "version_for",
+    "visible_events",
+]
 
 
 def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str, Any] | None:
-    """One recorded event as ``viewer`` may see it, or ``None`` when it must not see it at all."""
+    """One recorded event as the GM sees it (``None`` for the server's own); players read their stream."""
     if stored.visibility == "server":
         return None
-    kind, data, visibility = stored.type, dict(stored.data), stored.visibility
     if not viewer.is_gm:
-        if kind in TABLE_EVENTS:
-            whispered_to_me = visibility == WHISPER and data.get("with") == viewer.player_id
-            if visibility != "public" and not whispered_to_me:
-                return None
-        else:
-            redacted = ledger.system.redact(system_event(stored))
-            if redacted is None or redacted.visibility != "public":
-                return None
-            kind, data, visibility = redacted.type, dict(redacted.data), redacted.visibility
+        raise ValueError("a player's events come from its stream (player_events), not one by one")
     return {
         "version": stored.version,
-        "type": kind,
-        "data": data,
-        "visibility": visibility,
+        "type": stored.type,
+        "data": dict(stored.data),
+        "visibility": stored.visibility,
         "actor": stored.actor,
         "at": stored.at,
         "entry": ledger.entry_of(stored.version),
@@ -56,9 +58,8 @@ def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str,
 def _link(ledger: Ledger, viewer: Viewer, heads: Heads, events: Iterable[StoredEvent]) -> None:
     for stored in events:
         shown = event_json(ledger, viewer, stored)
-        # A whisper is left out of every chain: the players' chain is shared by all players, so it may hold
-        # only what every player sees, and a whisper's text reaches the GM and one player only. (Public chat
-        # is an event every viewer sees alike, so it is linked like any other.) A whisper carries no
+        # A whisper is left out of every chain: a whisper's text reaches the GM and one player only, and the
+        # receipt of a player's chain can be checked against the GM's export. A whisper carries no
         # ``prev``/``head`` and no receipt pins it.
         if shown is not None and shown["visibility"] != WHISPER:
             heads.add(stored.version, shown)
@@ -66,9 +67,10 @@ def _link(ledger: Ledger, viewer: Viewer, heads: Heads, events: Iterable[StoredE
 
 
 def chain(ledger: Ledger, viewer: Viewer) -> Heads:
-    """The viewer's hash chain, linked up to the ledger's newest event."""
-    role = "gm" if viewer.is_gm else "player"
-    heads = ledger.chains.setdefault(role, Heads())
+    """The viewer's hash chain, linked up to the ledger's newest event (a player's is in its stream)."""
+    if not viewer.is_gm:
+        return stream(ledger, viewer).heads
+    heads = ledger.chains.setdefault("gm", Heads())
     _link(ledger, viewer, heads, ledger.log[heads.seen :])
     return heads
 
@@ -89,8 +91,22 @@ def head(ledger: Ledger, viewer: Viewer) -> str:
     return chain(ledger, viewer).tip
 
 
+def version_for(ledger: Ledger, viewer: Viewer) -> int:
+    """The version as ``viewer`` counts it: the ledger's for the GM, the player's own numbering otherwise."""
+    return ledger.version if viewer.is_gm else stream(ledger, viewer).number
+
+
 def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]) -> list[dict[str, Any]]:
-    """The events ``viewer`` may see, in order, each with its ``prev`` and ``head`` in the viewer's chain."""
+    """What ``viewer`` receives because of ``events`` (recorded, in order), each with ``prev``/``head``.
+
+    For the GM, the events themselves; for a player, the items of its stream these events released (a
+    reveal releases the held entries; a held entry releases only its stand-in).
+    """
+    if not viewer.is_gm:
+        versions = [stored.version for stored in events]
+        if not versions:
+            return []
+        return stream(ledger, viewer).released_by(min(versions), max(versions))
     heads = chain(ledger, viewer)
     events = list(events)
     if events and heads.known_from and events[0].version <= heads.known_from:
@@ -105,25 +121,34 @@ def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]
     return shown
 
 
+def events_after(ledger: Ledger, viewer: Viewer, after: int) -> list[dict[str, Any]]:
+    """Every event ``viewer`` received after its version ``after`` (in its own numbering)."""
+    if viewer.is_gm:
+        return visible_events(ledger, viewer, ledger.log[max(after, 0) :])
+    return stream(ledger, viewer).after(after)
+
+
 def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
     """The campaign as ``viewer`` may see it, with its ``version``."""
     role: Role = "gm" if viewer.is_gm else "player"
     undoable = ledger.latest_undoable()
+    numbers = {} if viewer.is_gm else stream(ledger, viewer).numbers
     return {
         "id": ledger.campaign_id,
         "name": ledger.name,
         "system": ledger.system_name,
         "variant": dict(ledger.variant),
-        "version": ledger.version,
+        "version": version_for(ledger, viewer),
         "head": head(ledger, viewer),
         "role": role,
         "player_id": viewer.player_id,
         "players": [{"id": pid, "name": name} for pid, name in ledger.players.items()],
         "owners": ledger.owners(),
         "physical_dice": ledger.physical_dice,
-        "state": ledger.system.view(ledger.state, role),
+        "state": ledger.system.view(ledger.state if viewer.is_gm else ledger.release.state, role),
+        "pending": pending_json(ledger, viewer),
         "notes": [
-            {"entry": n.entry, "text": n.text, "visibility": n.visibility, "by": n.by}
+            {"entry": numbers.get(n.entry, n.entry), "text": n.text, "visibility": n.visibility, "by": n.by}
             for n in ledger.notes()
             if viewer.is_gm or n.visibility == "public"
         ],
@@ -136,9 +161,20 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
             }
             for s in sorted(ledger.seeds.values(), key=lambda s: s.number)
         ],
-        "undoable": (
-            undoable.version
-            if undoable is not None and (viewer.is_gm or undoable.visibility == "public")
-            else None
-        ),
+        "undoable": undoable.version if undoable is not None and viewer.is_gm else None,
+    }
+
+
+def pending_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
+    """What players have not been shown yet: ``{"blind", "withheld", "entries"}``.
+
+    ``blind`` counts the blind rolls not revealed and ``withheld`` the command entries whose outcome players
+    have not seen (the blind rolls and every entry after the first of them); the GM also gets ``entries``,
+    the versions of the blind rolls it may ``reveal``. A player gets ``entries: []``.
+    """
+    release = ledger.release
+    return {
+        "blind": len(release.held_blind),
+        "withheld": release.withheld,
+        "entries": list(release.held_blind) if viewer.is_gm else [],
     }

@@ -149,8 +149,8 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
     receiving: asyncio.Future[Any] | None = None
 
     try:
-        mark, backlog, _ = await run_in_threadpool(
-            service.backlog, campaign_id, viewer, after if after is not None else None
+        mark, _, backlog, _ = await run_in_threadpool(
+            service.marked_backlog, campaign_id, viewer, after if after is not None else None
         )
         for event in backlog:
             await websocket.send_json(event)

@@ -1,0 +1,168 @@
+"""What the players have been shown, in the order they were shown it: blind rolls held back until revealed.
+
+A *blind roll* is a GM command sent with ``"visibility": "gm"`` that the rule system decided with dice (its
+``CommandIssued`` says ``"blind": {"number", "commitment"}``). Its dice, its total, its success and every
+consequence it has (Crisis, Obstruction, an obstacle passed, Flow, wounds, Rising Tension, Triggers fired,
+Successes, margins) are *held*: no player receives any of them until the GM reveals the roll. In their place
+the players receive one ``BlindRollMade`` ``{"blind", "by", "actor", "commitment"}`` (who rolled, for
+which character, and the SHA-256 of the roll's own secret seed), nothing that depends on the dice.
+
+While a blind roll is held, every later command entry is held too (its outcome was decided on a state that
+includes the blind roll's consequences, so it could give them away): the players receive an
+``EntryWithheld`` ``{"by", "do", "actor"}`` for it, naming the command but nothing it caused. Public notes
+and table talk are not held. ``BlindRollRevealed`` (the GM's ``reveal``) releases the revealed roll and
+every entry held after it up to the next blind roll still held, in the order they were recorded.
+
+:class:`Release` folds the log into that sequence of :class:`Shown` items (shared by all players; a whisper
+is kept for the one player it is with) and into the game state the players know: the rule system's fold of
+the events released so far. Everything a player receives — state, events, odds, exports — is made from
+it, so nothing a blind roll or a GM-only note changed can reach a player before the reveal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..store.port import StoredEvent
+from ..systems import Event, get_system
+from .placeholders import BLIND_MADE, BLIND_REVEALED, WITHHELD
+
+__all__ = ["FREE_WHILE_HELD", "Release", "Shown"]
+
+FREE_WHILE_HELD: Final = frozenset({"note", "reveal"})
+"""Table commands never held back behind a blind roll: they cause nothing a blind roll could change."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One item the players receive: a recorded event (``stored``) or a stand-in for a held entry.
+
+    ``at`` is the version of the recorded event whose arrival released it (a reveal releases many at once);
+    ``entry`` the version of the command entry it belongs to; ``revealed`` marks the events of a revealed
+    blind roll (shown to players as public).
+    """
+
+    at: int
+    stored: StoredEvent
+    entry: int | None
+    revealed: bool = False
+    stand_in: bool = False
+
+
+@dataclass(slots=True)
+class Release:
+    """The players' side of the record, kept up to date one recorded event at a time."""
+
+    system_name: str = ""
+    variant: dict[str, Any] = field(default_factory=dict)
+    shown: list[Shown] = field(default_factory=list)
+    state: Any = None
+    """The game state as the players know it."""
+    held_blind: list[int] = field(default_factory=list)
+    """Entry versions of blind rolls not yet revealed, oldest first."""
+    revealed_blind: set[int] = field(default_factory=set)
+    _blind_entries: dict[int, int] = field(default_factory=dict)
+    _revealed_numbers: set[int] = field(default_factory=set)
+    _held: list[tuple[StoredEvent, int]] = field(default_factory=list)
+    _held_entries: set[int] = field(default_factory=set)
+    _events: list[tuple[StoredEvent, int]] = field(default_factory=list)
+    _undone: set[int] = field(default_factory=set)
+
+    @property
+    def withheld(self) -> int:
+        """How many command entries the players have not seen the outcome of yet."""
+        return len(self._held_entries)
+
+    def held(self, entry: int) -> bool:
+        """Whether the entry starting at ``entry`` is held back from the players now."""
+        return entry in self._held_entries
+
+    def start(self, system_name: str, variant: dict[str, Any]) -> None:
+        """The campaign's system and variant are known (its ``CampaignCreated``)."""
+        self.system_name, self.variant = system_name, dict(variant)
+        self.state = get_system(system_name).new_state({"variant": self.variant})
+
+    def take(
+        self, stored: StoredEvent, entry: int | None, do: str | None, table_events: frozenset[str]
+    ) -> None:
+        """Fold one recorded event: show it, hold it, or stand in for it (``entry``: its entry's version)."""
+        if stored.visibility == "server":
+            return
+        if stored.type == "CommandIssued":
+            self._issued(stored, do)
+            return
+        if entry is not None and entry in self._held_entries:
+            self._held.append((stored, entry))
+            return
+        self._show(Shown(stored.version, stored, entry), table_events)
+        if stored.type == BLIND_REVEALED:
+            number = int(stored.data["blind"])
+            self._revealed_numbers.add(number)
+            if number in self._blind_entries:
+                self._reveal(self._blind_entries[number], stored.version, table_events)
+
+    def _issued(self, stored: StoredEvent, do: str | None) -> None:
+        data, version = stored.data, stored.version
+        blind = data.get("blind")
+        if blind is not None and int(blind["number"]) in self._revealed_numbers:
+            blind = None  # a record read in a player's order: its reveal came first
+        if blind is not None:
+            self._blind_entries[int(blind["number"])] = version
+            self.held_blind.append(version)
+            self._stand_in(
+                stored,
+                BLIND_MADE,
+                {
+                    "blind": blind.get("number"),
+                    "by": data.get("by"),
+                    "actor": stored.actor,
+                    "commitment": blind.get("commitment"),
+                },
+            )
+        elif self.held_blind and do not in FREE_WHILE_HELD:
+            self._stand_in(stored, WITHHELD, {"by": data.get("by"), "do": do, "actor": stored.actor})
+        else:
+            self.shown.append(Shown(version, stored, version))
+            return
+        self._held_entries.add(version)
+        self._held.append((stored, version))
+
+    def _stand_in(self, stored: StoredEvent, kind: str, data: dict[str, Any]) -> None:
+        stand_in = StoredEvent(
+            stored.campaign_id, stored.version, kind, data, "public", stored.actor, stored.at
+        )
+        self.shown.append(Shown(stored.version, stand_in, None, stand_in=True))
+
+    def _show(self, shown: Shown, table_events: frozenset[str]) -> None:
+        self.shown.append(shown)
+        stored = shown.stored
+        if stored.type == "EntryUndone":
+            self._undone.add(int(stored.data["entry"]))
+            self._refold()
+        elif stored.type not in table_events and shown.entry is not None:
+            self._events.append((stored, shown.entry))
+            if shown.entry not in self._undone:
+                self.state = self._evolve(self.state, stored)
+
+    def _reveal(self, entry: int, at: int, table_events: frozenset[str]) -> None:
+        if entry in self.held_blind:
+            self.held_blind.remove(entry)
+        self.revealed_blind.add(entry)
+        boundary = min(self.held_blind, default=None)
+        released = [(s, e) for s, e in self._held if boundary is None or e < boundary]
+        self._held = [(s, e) for s, e in self._held if boundary is not None and e >= boundary]
+        self._held_entries = {e for _, e in self._held}
+        for stored, of in released:
+            self._show(Shown(at, stored, of, revealed=of in self.revealed_blind), table_events)
+
+    def _evolve(self, state: Any, stored: StoredEvent) -> Any:
+        event = Event(stored.type, dict(stored.data), "gm" if stored.visibility == "gm" else "public")
+        return get_system(self.system_name).evolve(state, event)
+
+    def _refold(self) -> None:
+        state = get_system(self.system_name).new_state({"variant": self.variant})
+        for stored, entry in self._events:
+            if entry not in self._undone:
+                state = self._evolve(state, stored)
+        self.state = state

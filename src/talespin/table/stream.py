@@ -1,0 +1,116 @@
+"""A player's own numbering of what it receives, independent of everything hidden from it.
+
+The GM's record is numbered by the log's versions. If players saw those numbers, every GM-only note, hidden
+Trigger or blind roll would shift the numbers after it, and a player could count the GM's secrets (or the
+host could move a roll by inserting hidden entries). So each player has a *stream*: the items of
+:class:`~.release.Release` it may see (public ones, and whispers with it), numbered 1, 2, 3, … in the order it
+received them. That number is the ``version`` of every event it receives, of its state, of ``events?after=``
+and of the ``expected_version`` its commands carry; ``entry`` is the number of the entry's first event it
+received. Its hash chain (:mod:`.chain`) links these events (whispers excepted) as the player got them.
+
+A rule-system event reaches a player through the system's ``redact`` (``None`` or a GM-only result: dropped);
+the events of a revealed blind roll are shown as they were recorded, marked public.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..systems import Event
+from .auth import Viewer
+from .chain import Heads
+from .ledger import TABLE_EVENTS, Ledger
+from .placeholders import BLIND_REVEALED
+from .release import Shown
+from .talk import WHISPER
+
+__all__ = ["Stream", "stream"]
+
+
+@dataclass(slots=True)
+class Stream:
+    """One player's events, numbered and linked, kept up to date from the shared release."""
+
+    player_id: str | None
+    seen: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    released_at: list[int] = field(default_factory=list)
+    numbers: dict[int, int] = field(default_factory=dict)
+    """The player's number of each entry it received (by the entry's version)."""
+    heads: Heads = field(default_factory=Heads)
+
+    @property
+    def number(self) -> int:
+        """How many events the player has received: its version."""
+        return len(self.events)
+
+    def after(self, number: int) -> list[dict[str, Any]]:
+        """The events it received after its ``number``."""
+        return [dict(event) for event in self.events[max(number, 0) :]]
+
+    def released_by(self, first: int, last: int) -> list[dict[str, Any]]:
+        """The events released by the recorded versions ``first .. last``."""
+        start, end = bisect_left(self.released_at, first), bisect_right(self.released_at, last)
+        return [dict(event) for event in self.events[start:end]]
+
+    def extend(self, ledger: Ledger) -> None:
+        """Take in what the release showed since the last call."""
+        shown = ledger.release.shown
+        for item in shown[self.seen :]:
+            event = self._render(ledger, item)
+            if event is not None:
+                self._add(item, event)
+        self.seen = len(shown)
+
+    def _add(self, item: Shown, event: dict[str, Any]) -> None:
+        number = self.number + 1
+        event["version"] = number
+        if item.entry is not None:
+            self.numbers.setdefault(item.entry, number)
+            event["entry"] = self.numbers[item.entry]
+        if event["type"] == "EntryUndone":
+            undone = self.numbers.get(int(event["data"]["entry"]))
+            event["data"] = {**event["data"], "entry": undone, "undone": undone}
+        if event["visibility"] != WHISPER:
+            self.heads.add(number, event)
+            event["prev"], event["head"] = self.heads.prev[number], self.heads.head[number]
+        self.events.append(event)
+        self.released_at.append(item.at)
+
+    def _render(self, ledger: Ledger, item: Shown) -> dict[str, Any] | None:
+        stored = item.stored
+        kind, data, visibility = stored.type, dict(stored.data), stored.visibility
+        if item.revealed:
+            visibility = "public"
+        elif kind in TABLE_EVENTS:
+            mine = visibility == WHISPER and data.get("with") == self.player_id
+            if visibility != "public" and not mine:
+                return None
+        else:
+            redacted = ledger.system.redact(Event(kind, data, "gm" if visibility == "gm" else "public"))
+            if redacted is None or redacted.visibility != "public":
+                return None
+            kind, data, visibility = redacted.type, dict(redacted.data), redacted.visibility
+        if kind == BLIND_REVEALED:
+            data.pop("entry", None)  # the GM's numbering
+        return {
+            "version": 0,
+            "type": kind,
+            "data": data,
+            "visibility": visibility,
+            "actor": stored.actor,
+            "at": stored.at,
+            "entry": None,
+        }
+
+
+def stream(ledger: Ledger, viewer: Viewer) -> Stream:
+    """The player's stream, brought up to the ledger's newest event."""
+    key = f"player:{viewer.player_id or ''}"
+    found: Stream | None = ledger.streams.get(key)
+    if found is None:
+        found = ledger.streams[key] = Stream(viewer.player_id)
+    found.extend(ledger)
+    return found

@@ -1,0 +1,132 @@
+"""One scripted session of each system with GM secrets to vary: the non-interference tests play it twice.
+
+A :class:`Secrets` names everything only the GM knows: the faces (or the nonce) of a blind roll, the texts
+and the number of GM-only notes, and whether a GM-only Trigger exists. :func:`play` drives a campaign
+through a :class:`Driver` (the table service in process, or HTTP with WebSocket) and records every byte
+each player receives along the way — command answers, error bodies, state, events, odds, exports — until
+just before the GM reveals the blind roll, then reveals it and records again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from table_sheets import ADA, BEA, SUSAN, susan_test
+
+FIXED_TIME = "2026-01-01T00:00:00.000000+00:00"
+"""Every run's clock: time is not among the GM's secrets (and would differ between any two runs)."""
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What differs between two runs: only the GM knows any of it."""
+
+    faces: list[list[int]] | list[int] | None = None
+    nonce: str = "1f" * 16
+    notes: tuple[str, ...] = ()
+    hidden_trigger: bool = False
+
+
+class Driver(Protocol):
+    """A table as a client reaches it: commands and reads, each answer as the bytes a client gets."""
+
+    def join(self, name: str) -> str: ...
+    def send(self, who: str, command: dict[str, Any], nonce: str | None = None) -> str: ...
+    def reads(self, who: str, odds: dict[str, Any]) -> dict[str, str]: ...
+    def blind_entries(self) -> list[int]: ...
+
+
+@dataclass
+class Seen:
+    """Every answer each player got, in order (as text), and the reads at the end of each phase."""
+
+    answers: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, who: str, text: str) -> None:
+        self.answers.setdefault(who, []).append(text)
+
+
+def _gm_secrets(driver: Driver, secrets: Secrets, when: str) -> None:
+    for number, text in enumerate(secrets.notes):
+        if (number % 2 == 0) == (when == "before"):
+            driver.send("gm", {"do": "note", "text": text, "visibility": "gm"})
+    if secrets.hidden_trigger and when == "before":
+        driver.send("gm", {"do": "add_trigger", "at": 40, "text": "The roof gives way", "visibility": "gm"})
+
+
+def play_ii(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
+    """An Inciting Incident session up to the reveal; returns the reveal (its answers are recorded too)."""
+    pia, bo = driver.join("Pia"), driver.join("Bo")
+    seen.add(pia, driver.send(pia, {"do": "add_character", "sheet": ADA}))
+    seen.add(bo, driver.send(bo, {"do": "add_character", "sheet": BEA}))
+    driver.send("gm", {"do": "start_scene", "kind": "action", "difficulty": 5})
+    _gm_secrets(driver, secrets, "before")
+    driver.send("gm", {"do": "simple_obstacle"})
+    blind: dict[str, Any] = {
+        "do": "simple_obstacle",
+        "character": "Ada",
+        "talent": "Piloting",
+        "visibility": "gm",
+    }
+    if secrets.faces is not None:
+        blind["faces"] = secrets.faces
+    driver.send("gm", blind, secrets.nonce)
+    _gm_secrets(driver, secrets, "after")
+    odds = {"character": "Ada"}
+    for who in (pia, bo):
+        for name, text in driver.reads(who, odds).items():
+            seen.add(who, f"{name}: {text}")
+    # Pia acts on the obstacle the blind roll may have passed; Bo on his own; both see the same answers.
+    seen.add(
+        pia, driver.send(pia, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting"}, "2a" * 16)
+    )
+    seen.add(bo, driver.send(bo, {"do": "simple_obstacle", "character": "Bea", "choice": "auto"}))
+    seen.add(
+        pia, driver.send(pia, {"do": "simple_obstacle", "character": "Bea", "choice": "auto"})
+    )  # not hers
+    seen.add(pia, driver.send(pia, {"do": "note", "text": "Pia waits for the dust to settle"}))
+    for who in (pia, bo):
+        for name, text in driver.reads(who, odds).items():
+            seen.add(who, f"{name}: {text}")
+
+    def reveal() -> None:
+        driver.send("gm", {"do": "reveal", "entry": driver.blind_entries()[0]})
+        for who in (pia, bo):
+            for name, text in driver.reads(who, odds).items():
+                seen.add(who, f"after reveal {name}: {text}")
+
+    return reveal
+
+
+def play_ascend(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
+    """An Ascend session up to the reveal: a blind Test, then an extended Test the players follow."""
+    pia = driver.join("Pia")
+    seen.add(pia, driver.send(pia, {"do": "add_character", "sheet": SUSAN}))
+    _gm_secrets(driver, replace(secrets, hidden_trigger=False), "before")  # Ascend has no Triggers
+    blind = susan_test(visibility="gm")
+    if secrets.faces is not None:
+        blind["faces"] = secrets.faces
+    driver.send("gm", blind, secrets.nonce)
+    _gm_secrets(driver, secrets, "after")
+    odds = {"hero": "Susan", "skill": "Athletics", "difficulty": 0}
+    for name, text in driver.reads(pia, odds).items():
+        seen.add(pia, f"{name}: {text}")
+    seen.add(pia, driver.send(pia, susan_test(), "3b" * 16))
+    seen.add(pia, driver.send(pia, {"do": "test", "hero": "Nobody", "skill": "Athletics", "difficulty": 0}))
+    for name, text in driver.reads(pia, odds).items():
+        seen.add(pia, f"{name}: {text}")
+
+    def reveal() -> None:
+        driver.send("gm", {"do": "reveal", "entry": driver.blind_entries()[0]})
+        for name, text in driver.reads(pia, odds).items():
+            seen.add(pia, f"after reveal {name}: {text}")
+
+    return reveal
+
+
+def text(value: Any) -> str:
+    """A JSON answer as one canonical text (what the tests compare byte for byte)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)

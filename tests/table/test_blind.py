@@ -1,0 +1,151 @@
+"""Blind rolls are non-interfering: two runs differing only in the GM's secrets look the same to players.
+
+Each test plays the same session twice (:mod:`blind_play`) through the table service, differing only in a
+GM secret — a blind roll's physical faces or its nonce (so its dice, total, success and consequences),
+GM-only notes (their texts and how many), a GM-only Trigger — and compares every answer each player got,
+byte for byte, up to the reveal. The GM's own record does differ (so the secret was real), and after the
+reveal the players' records differ too (so the comparison can fail).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from blind_play import FIXED_TIME, Secrets, Seen, play_ascend, play_ii, text
+from determinism import counter, seeds
+from table_fakes import MemoryStore
+
+from talespin.table import TableError, TableService, Viewer, export_json, export_markdown
+from talespin.table.verify import verify_export
+
+FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
+FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
+
+
+class ServiceDriver:
+    """The table service in process, with deterministic sources."""
+
+    def __init__(self, system: str) -> None:
+        nonces = counter("", 32)
+        self.service = TableService(
+            MemoryStore(),
+            seeds=seeds("same"),
+            clock=lambda: FIXED_TIME,
+            ids=counter("id-"),
+            tokens=counter("token-", 8),
+            nonces=lambda: f"{int(nonces()):032x}",
+        )
+        made = self.service.create_campaign("Blind", system)
+        self.id, self.invite = made.id, made.invite_token
+        self.viewers: dict[str, Viewer] = {"gm": Viewer("gm")}
+
+    def join(self, name: str) -> str:
+        joined = self.service.join(self.id, self.invite, name)
+        self.viewers[joined.player_id] = self.service.viewer(self.id, joined.player_token)
+        return joined.player_id
+
+    def send(self, who: str, command: dict[str, Any], nonce: str | None = None) -> str:
+        viewer = self.viewers[who]
+        if who == "gm":  # every GM command of the script is meant to succeed
+            return text(
+                self.service.command(self.id, viewer, command, self.service.version(self.id, viewer), nonce)
+            )
+        try:
+            version = self.service.version(self.id, viewer)
+            answer = self.service.command(self.id, viewer, command, version, nonce)
+        except TableError as error:
+            return text({"error": str(error)})
+        except ValueError as error:  # a rules error: the HTTP layer's 422
+            return text({"error": str(error), "kind": type(error).__name__})
+        return text(answer)
+
+    def reads(self, who: str, odds: dict[str, Any]) -> dict[str, str]:
+        viewer = self.viewers[who]
+        ledger = self.service.ledger(self.id)
+        return {
+            "state": text(self.service.state(self.id, viewer)),
+            "events": text(self.service.events(self.id, viewer, 0)),
+            "backlog": text(self.service.backlog(self.id, viewer, 3)),
+            "odds": text(self.service.odds(self.id, viewer, odds)),
+            "export": text(export_json(ledger, viewer)),
+            "markdown": export_markdown(ledger, viewer),
+        }
+
+    def blind_entries(self) -> list[int]:
+        return list(self.service.state(self.id, Viewer("gm"))["pending"]["entries"])
+
+    def gm_record(self) -> str:
+        return text(self.service.events(self.id, Viewer("gm"), 0))
+
+
+PLAYS = {"ii": play_ii, "ascend": play_ascend}
+ASCEND_LOW, ASCEND_HIGH = [1, 2, 3], [9, 8, 9]
+
+
+def _runs(system: str, first: Secrets, second: Secrets) -> tuple[list[Seen], list[Seen], list[ServiceDriver]]:
+    before, after, drivers = [], [], []
+    for secrets in (first, second):
+        driver, seen = ServiceDriver(system), Seen()
+        reveal = PLAYS[system](driver, secrets, seen)
+        before.append(Seen({who: list(texts) for who, texts in seen.answers.items()}))
+        reveal()
+        after.append(seen)
+        drivers.append(driver)
+    return before, after, drivers
+
+
+VARIANTS = {
+    "ii": [
+        ("blind faces", Secrets(faces=FACES_LOW), Secrets(faces=FACES_HIGH)),
+        ("blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
+        (
+            "hidden notes",
+            Secrets(notes=("The innkeeper lies",)),
+            Secrets(notes=("x", "a longer secret", "z")),
+        ),
+        ("hidden Trigger", Secrets(faces=FACES_LOW), Secrets(faces=FACES_LOW, hidden_trigger=True)),
+    ],
+    "ascend": [
+        ("blind faces", Secrets(faces=ASCEND_LOW), Secrets(faces=ASCEND_HIGH)),
+        ("blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
+        ("hidden notes", Secrets(notes=()), Secrets(notes=("one", "two"))),
+    ],
+}
+CASES = [(system, *variant) for system, variants in VARIANTS.items() for variant in variants]
+
+
+@pytest.mark.parametrize(("system", "what", "first", "second"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_players_receive_the_same_bytes_until_the_reveal(
+    system: str, what: str, first: Secrets, second: Secrets
+) -> None:
+    """Every answer, state, event list, odds and export a player got is identical in both runs."""
+    before, after, drivers = _runs(system, first, second)
+    assert drivers[0].gm_record() != drivers[1].gm_record(), "the GM's secrets did not differ"
+    for who, answers in before[0].answers.items():
+        for number, (one, other) in enumerate(zip(answers, before[1].answers[who], strict=True)):
+            assert one == other, f"{who}'s answer {number} differs"
+    assert any(
+        "EntryWithheld" in line or "BlindRollMade" in line
+        for line in before[0].answers[next(iter(before[0].answers))][-6:]
+    )
+    if what.startswith("blind"):  # the reveal shows what differed: the comparison above could fail
+        assert after[0].answers != after[1].answers
+
+
+@pytest.mark.parametrize("system", ["ii", "ascend"])
+def test_the_revealed_roll_verifies_for_each_role(system: str) -> None:
+    """After the reveal, the GM's export and each player's verify: chain, commitments, the blind roll."""
+    _, _, drivers = _runs(
+        system, Secrets(nonce="1f" * 16), Secrets(faces=FACES_LOW if system == "ii" else ASCEND_LOW)
+    )
+    for driver in drivers:
+        ledger = driver.service.ledger(driver.id)
+        for viewer in driver.viewers.values():
+            report = verify_export(json.loads(json.dumps(export_json(ledger, viewer))))
+            assert report.mismatches == 0, [c for c in report.rows if c.status == "mismatch"]
+            blind = [c for c in report.seeds if c.what.startswith("blind roll")]
+            assert [c.status for c in blind] == ["verified"]
+        gm = verify_export(json.loads(json.dumps(export_json(ledger, Viewer("gm")))))
+        assert any(c.dice in {"server", "physical"} and c.status == "verified" for c in gm.rolls)
