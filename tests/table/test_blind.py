@@ -149,3 +149,21 @@ def test_the_revealed_roll_verifies_for_each_role(system: str) -> None:
             assert [c.status for c in blind] == ["verified"]
         gm = verify_export(json.loads(json.dumps(export_json(ledger, Viewer("gm")))))
         assert any(c.dice in {"server", "physical"} and c.status == "verified" for c in gm.rolls)
+
+
+@pytest.mark.parametrize("physical", [True, False])
+def test_before_the_reveal_players_exports_are_pending(physical: bool) -> None:
+    """Held entries are pending for each player (exit 3); for the GM only a blind roll of server dice is."""
+    driver, seen = ServiceDriver("ii"), Seen()
+    play_ii(driver, Secrets(faces=FACES_LOW) if physical else Secrets(), seen)
+    ledger = driver.service.ledger(driver.id)
+    for who, viewer in driver.viewers.items():
+        report = verify_export(json.loads(json.dumps(export_json(ledger, viewer))))
+        assert report.mismatches == 0, who
+        if who == "gm":
+            pending = [c.detail for c in report.rolls if c.status == "pending"]
+            assert report.exit_code == (0 if physical else 3)
+            assert pending == ([] if physical else ["its seed is not revealed yet"])
+        else:
+            assert report.exit_code == 3
+            assert {c.what for c in report.rolls if c.status == "pending"} >= {"blind roll #1"}

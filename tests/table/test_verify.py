@@ -148,8 +148,8 @@ def test_verify_command_exit_codes(files: dict[str, Path]) -> None:
     assert missing.exit_code == 2
 
 
-def test_a_players_export_checks_seeds_and_marks_the_rest_unverifiable(table: Open) -> None:
-    """A player's export checks every seed; rolls after an entry hidden from the player are unverifiable."""
+def test_a_players_export_checks_seeds_and_the_revealed_blind_roll(table: Open) -> None:
+    """A player's export checks every seed, the blind roll's own, and (all revealed) every roll."""
     t = _played_ii(table)
     pia = next(iter(t.service.ledger(t.id).players))
     record = json.loads(json.dumps(export_json(t.service.ledger(t.id), Viewer("player", pia, "Pia"))))
@@ -157,4 +157,4 @@ def test_a_players_export_checks_seeds_and_marks_the_rest_unverifiable(table: Op
     assert report["ok"] and report["mismatches"] == 0
     assert all(row["status"] == "verified" for row in report["seeds"]) and len(report["seeds"]) == 3
     statuses = [row["status"] for row in report["rolls"]]
-    assert statuses[0] == "verified" and "unverifiable" in statuses
+    assert statuses == ["verified"] * len(statuses) and report["exit_code"] == 0

@@ -52,7 +52,7 @@ def test_gm_trigger_note_and_blind_roll_stay_with_the_gm(client: TestClient) -> 
         while not gm_live or gm_live[-1]["version"] < last:
             gm_live.append(gm_ws.receive_json())
         player_live: list[dict[str, Any]] = []
-        while not player_live or player_live[-1]["version"] < last:
+        while not player_live or player_live[-1]["version"] < ii.version(player):
             player_live.append(player_ws.receive_json())
 
     gm_events = client.get(f"{ii.base}/events", headers=bearer(ii.gm_token)).json()["events"]

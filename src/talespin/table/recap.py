@@ -171,8 +171,15 @@ _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
     "TalentRolled": _talent_roll,
     "AbilityRolled": _talent_roll,
     "BlindRollMade": lambda d: (
-        f"{_words(d.get('character')) or 'Someone'} made a blind roll (only the GM sees it)"
+        f"{_words(d.get('character') or d.get('hero') or d.get('actor')) or 'Someone'} made a blind roll"
+        " (only the GM sees it until it is revealed)"
     ),
+    "EntryWithheld": lambda d: (
+        f"{_words(d.get('do'))}"
+        + (f" for {_words(d.get('actor'))}" if d.get("actor") else "")
+        + ": its outcome comes with the reveal of the blind roll before it"
+    ),
+    "BlindRollRevealed": lambda d: f"Blind roll #{_words(d.get('blind'))} revealed",
     "TestRolled": _test,
     "SkillUsed": lambda d: f"{_words(d.get('character'))} used {_words(d.get('skill'))}",
     "SkillPrepared": lambda d: f"{_words(d.get('character'))} readied {_words(d.get('skill'))}",
