@@ -159,6 +159,10 @@ export function mountGm(root, ctx) {
   let undoEntry = null;
   const undoButton = h("button.danger", { type: "button", id: "gm-undo", "aria-keyshortcuts": "Alt+Shift+Z",
     onclick: () => undoEntry !== null && send({ do: "undo", entry: undoEntry }) }, "Undo the last entry");
+  // Reveal: the oldest blind roll not revealed yet; players then see it and everything held behind it.
+  let revealEntry = null;
+  const revealButton = h("button.gm", { type: "button", id: "gm-reveal", disabled: true,
+    onclick: () => revealEntry !== null && send({ do: "reveal", entry: revealEntry }) }, "Reveal the blind roll");
   const note = h("input", { id: "gm-note", placeholder: "The door is trapped" });
   const noteGm = h("input", { id: "gm-note-private", type: "checkbox", checked: true });
   const sheet = h("textarea", { id: "gm-sheet", placeholder: ii ? '{"name": "Guard", "abilities": {...}, "talents": [...]}' : '{"name": "Ghoul", "skills": {...}}' });
@@ -224,11 +228,15 @@ export function mountGm(root, ctx) {
   ]);
   fill(root, h("h2", "GM controls", h("span.badge.gm", "only you see this")),
     h("div.row", undoButton, h("span.small.muted", "Undo marks the entry as undone on every screen; it is never erased.")),
+    h("div.row", revealButton, h("span.small.muted", "A command sent GM only rolls blind: players see only that it happened until you reveal it.")),
     shortcuts.el,
     h("div.stack", sceneBox, obstacleBox, countersBox, spendBox, triggerBox, conflictBox, narrateBox, awardBox, extendedBox, diceBox, seatsBox, extraBox));
 
   return {
-    refresh(view, undoable, log) {
+    refresh(view, undoable, log, pending) {
+      revealEntry = pending?.entries?.length ? Number(pending.entries[0]) : null;
+      revealButton.disabled = revealEntry === null;
+      revealButton.textContent = revealEntry === null ? "Reveal the blind roll" : `Reveal the blind roll #${revealEntry}`;
       sceneView = view.scene || null;
       if (spend) spend.refresh(view);
       seats.refresh(view);

@@ -37,7 +37,9 @@ export function describe(type, d = {}) {
       const against = d.against ? ` against ${d.against}` : "";
       return `${who(d)} rolled ${what}: ${d.total}${against}${res}.`;
     }
-    case "BlindRollMade": return `${who(d) || "Someone"} made a blind roll (only the GM sees it).`;
+    case "BlindRollMade": return `${who(d) || "Someone"} made a blind roll (only the GM sees it until it is revealed).`;
+    case "EntryWithheld": return `${(d.do || "a command").replace(/_/g, " ")}${d.actor ? ` for ${d.actor}` : ""}: its outcome shows when the GM reveals the blind roll before it.`;
+    case "BlindRollRevealed": return `Blind roll #${d.blind} revealed: its seed is public now, and what it caused follows.`;
     case "SkillUsed": return `${d.character} used ${d.skill}.`;
     case "SkillPrepared": return `${d.character} readied ${d.skill}.`;
     case "PreparationUsed": return `${d.character}'s roll carried what was readied for it: ${(d.sources || []).map((x) => (x === "GM" ? "Disadvantage the GM bought with Rising Tension" : x)).join(", ") || "a readied Skill"}.`;

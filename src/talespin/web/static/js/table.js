@@ -44,6 +44,7 @@ function readState(res) {
     player: res.player_id ? players[res.player_id] : null,
     seeds: res.seeds || [],
     undoable: res.undoable ?? null,
+    pending: res.pending || { blind: 0, withheld: 0, entries: [] },
     variant: res.variant || {},
     notes: res.notes || [],
     inviteLink: res.invite_link || null,
@@ -150,7 +151,7 @@ async function refresh() {
   }
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, owners: s.owners, name: s.name, players: s.players, undoable: s.undoable, variant: s.variant, notes: s.notes, physical: s.physical });
+  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, owners: s.owners, name: s.name, players: s.players, undoable: s.undoable, pending: s.pending, variant: s.variant, notes: s.notes, physical: s.physical });
   // Physical dice (faces typed by hand): the players' own, unless the GM keeps them for itself.
   document.body.dataset.physical = s.physical;
   if (first) setup(s);
@@ -235,7 +236,12 @@ function render() {
       h("pre.small.mono", JSON.stringify(ctx.variant, null, 2)),
       h("p.small", h("a", { id: "variant-lab", href: lab, target: "_blank", rel: "noopener" }, "Compare this variant with the shipped rules in the lab"))));
   }
-  if (gm) gm.refresh(view, ctx.undoable, log);
+  if (ctx.pending?.blind) {
+    $("#people").append(h("p.notice", { id: "pending" }, ctx.role === "gm"
+      ? `${ctx.pending.blind} blind roll${ctx.pending.blind === 1 ? "" : "s"} not revealed: players see ${ctx.pending.withheld} entr${ctx.pending.withheld === 1 ? "y" : "ies"} without outcome until you reveal.`
+      : `Hidden changes are pending: the GM made ${ctx.pending.blind === 1 ? "a blind roll" : `${ctx.pending.blind} blind rolls`}; what followed (${ctx.pending.withheld} entr${ctx.pending.withheld === 1 ? "y" : "ies"}) shows when the GM reveals it.`));
+  }
+  if (gm) gm.refresh(view, ctx.undoable, log, ctx.pending);
   if (talk) talk.refresh(ctx);
   $("#act").hidden = false;
   noticeMove();
