@@ -16,8 +16,10 @@ import pytest
 from blind_play import FIXED_TIME, Secrets, Seen, play_ascend, play_ii, text
 from determinism import counter, seeds
 from table_fakes import MemoryStore
+from table_sheets import ADA, SUSAN
 
 from talespin.table import TableError, TableService, Viewer, export_json, export_markdown
+from talespin.table.receipts import RECEIPT_FORMAT
 from talespin.table.verify import verify_export
 
 FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
@@ -167,3 +169,92 @@ def test_before_the_reveal_players_exports_are_pending(physical: bool) -> None:
         else:
             assert report.exit_code == 3
             assert {c.what for c in report.rolls if c.status == "pending"} >= {"blind roll #1"}
+
+
+SHAPES = {
+    "ii": [
+        (
+            "regular action",
+            [{"do": "complex_obstacle", "obstruction": 30, "attempts": 2}],
+            {"do": "regular_action", "character": "Ada", "talent": "Piloting"},
+        ),
+        (
+            "decisive action",
+            [{"do": "complex_obstacle", "obstruction": 12, "attempts": 2}],
+            {"do": "decisive_action", "character": "Ada", "talent": "Piloting"},
+        ),
+        ("ability roll", [], {"do": "ability_roll", "character": "Ada", "ability": "nimbleness"}),
+    ],
+    "ascend": [
+        (
+            "extended Test",
+            [],
+            {
+                "do": "extended_test",
+                "hero": "Susan",
+                "goal": 3,
+                "steps": [{"skill": "Athletics", "trait": "Agility", "difficulty": 0}] * 2,
+            },
+        ),
+        (
+            "blind step of a public extended Test",
+            [{"do": "extended_test", "hero": "Susan", "goal": 3}],
+            {"do": "extended_step", "skill": "Athletics", "trait": "Agility", "difficulty": 0},
+        ),
+    ],
+}
+SHAPE_CASES = [(system, *shape) for system, shapes in SHAPES.items() for shape in shapes]
+
+
+@pytest.mark.parametrize(
+    ("system", "what", "setup", "blind"), SHAPE_CASES, ids=[f"{c[0]}-{c[1]}" for c in SHAPE_CASES]
+)
+def test_every_kind_of_blind_roll_is_held(
+    system: str, what: str, setup: list[dict[str, Any]], blind: dict[str, Any]
+) -> None:
+    """Each command that can roll blind gives a player the same bytes whatever its dice, until the reveal."""
+    seen: list[dict[str, str]] = []
+    records = []
+    for nonce in ("1f" * 16, "e0" * 16):
+        driver = ServiceDriver(system)
+        pia = driver.join("Pia")
+        driver.send(pia, {"do": "add_character", "sheet": ADA if system == "ii" else SUSAN})
+        if system == "ii":
+            driver.send("gm", {"do": "start_scene", "kind": "action", "difficulty": 5})
+        for command in setup:
+            driver.send("gm", command)
+        driver.send("gm", {**blind, "visibility": "gm"}, nonce)
+        seen.append(
+            driver.reads(
+                pia,
+                {"character": "Ada"}
+                if system == "ii"
+                else {"hero": "Susan", "skill": "Athletics", "difficulty": 0},
+            )
+        )
+        records.append(driver.gm_record())
+    assert records[0] != records[1]
+    assert seen[0] == seen[1]
+    assert '"BlindRollMade"' in seen[0]["events"]
+
+
+def test_a_receipt_of_a_player_with_whispers_lies_on_the_gms_export() -> None:
+    """Each player numbers its own whispers; its receipt is still found on the chain rebuilt from the GM's."""
+    driver = ServiceDriver("ii")
+    pia, bo = driver.join("Pia"), driver.join("Bo")
+    driver.service.say(driver.id, Viewer("gm"), "psst", pia)
+    heads = []
+    for command in ({"do": "add_character", "sheet": ADA}, {"do": "note", "text": "after the whisper"}):
+        heads += [event["head"] for event in json.loads(driver.send(pia, command))[1]]
+    assert driver.service.version(driver.id, driver.viewers[pia]) != driver.service.version(
+        driver.id, driver.viewers[bo]
+    )
+    receipt = {
+        "format": RECEIPT_FORMAT,
+        "campaign": driver.id,
+        "role": "player",
+        "heads": [{"head": h} for h in heads],
+    }
+    gm = json.loads(json.dumps(export_json(driver.service.ledger(driver.id), Viewer("gm"))))
+    report = verify_export(gm, [("pia", receipt)])
+    assert report.receipts[0].status == "verified", report.receipts[0]

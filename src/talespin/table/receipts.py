@@ -7,7 +7,7 @@ an export's chain proves the export is not the record the client was shown: a re
 rewritten, an entry deleted or an author changed, however consistent the forger made the rest.
 
 A players' receipt is checked against a player's export directly, or against the GM's export by computing
-what players were shown from it (the same :func:`~.views.visible_events` the server uses).
+what each player was shown from it (the same :func:`~.views.visible_events` the server uses).
 """
 
 from __future__ import annotations
@@ -44,8 +44,12 @@ def stored_event(campaign_id: str, raw: Mapping[str, Any]) -> StoredEvent:
 def _players_heads(record: Mapping[str, Any]) -> dict[str, int]:
     campaign_id = str(record["campaign"]["id"])
     ledger = Ledger.replay(campaign_id, (stored_event(campaign_id, raw) for raw in record["events"]))
-    shown = visible_events(ledger, Viewer("player"), ledger.log)
-    return {str(event["head"]): int(event["version"]) for event in shown}
+    joined = [str(e.data["player_id"]) for e in ledger.log if e.type == "PlayerJoined"]
+    heads: dict[str, int] = {}
+    for player_id in [None, *joined]:  # each player numbers its own events (its whispers count for it)
+        shown = visible_events(ledger, Viewer("player", player_id), ledger.log)
+        heads.update({str(event["head"]): int(event["version"]) for event in shown if "head" in event})
+    return heads
 
 
 def _heads(record: Mapping[str, Any], role: str) -> dict[str, int] | str:
