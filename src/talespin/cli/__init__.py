@@ -2,7 +2,8 @@
 
 Sub-commands live one concept per module: ``roll``/``odds`` in :mod:`.dice_commands`, ``ii`` in
 :mod:`.ii_commands`, ``ascend`` in :mod:`.ascend_commands`, ``serve``/``verify`` in :mod:`.table_commands`.
-Errors become exit codes in one place, :mod:`.output`.
+Errors become exit codes in one place, :mod:`.output`. Each is imported only when it runs
+(:mod:`.lazy`), so ``talespin --help`` loads neither numpy nor the rule systems.
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from . import ascend_commands, dice_commands, ii_commands, lab_commands, table_commands
-from .output import EXIT_BAD_INPUT, error_console
+from .lazy import LazyGroup
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="talespin",
+    cls=LazyGroup,
     help="Rules engines, exact odds and a live game table for Inciting Incident and Ascend.",
     no_args_is_help=True,
     add_completion=True,
@@ -48,13 +48,6 @@ def _root(
     """Rules engines, exact odds and a live game table for Inciting Incident and Ascend."""
 
 
-dice_commands.register(app)
-app.add_typer(ii_commands.app, name="ii")
-app.add_typer(ascend_commands.app, name="ascend")
-app.add_typer(lab_commands.app, name="lab")
-table_commands.register(app)
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``talespin`` console script.
 
@@ -69,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         code = app(args=args, standalone_mode=False)
     except typer.TyperException as error:
+        from rich.markup import escape  # noqa: PLC0415 - the usage error's path only
+
+        from .output import EXIT_BAD_INPUT, error_console  # noqa: PLC0415
+
         message = error.format_message()
         sys.stdout.write(json.dumps({"error": {"code": "bad_usage", "message": message}}) + "\n")
         error_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
