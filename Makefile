@@ -20,7 +20,7 @@ $(RUN_STAMP): pyproject.toml
 
 # pip >= 25.1 installs a PEP 735 group itself; an older pip gets the group's list from scripts/group.py.
 $(DEV_STAMP): $(RUN_STAMP) pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[postgres,plot]'
+	$(BIN)/python -m pip install --quiet -e '.[postgres,plot,fast]'
 	if $(BIN)/python -m pip install --help | grep -q -- '--group'; then \
 		$(BIN)/python -m pip install --quiet --group dev; \
 	else \

@@ -25,13 +25,14 @@ def test_subpackages_are_attributes() -> None:
 
 
 def test_base_install_leaves_heavy_and_developer_tools_out() -> None:
-    """PostgreSQL and plots are extras, developer tools dependency groups; WebSockets are in the base."""
+    """PostgreSQL, plots and GMP big integers are extras, developer tools dependency groups; WebSockets
+    are in the base."""
     project = PYPROJECT["project"]
     base = " ".join(project["dependencies"]).lower()
     assert "websockets" in base and "uvicorn" in base
-    for heavy in ("psycopg", "matplotlib", "pytest", "mypy", "ruff", "playwright"):
+    for heavy in ("psycopg", "matplotlib", "gmpy2", "pytest", "mypy", "ruff", "playwright"):
         assert heavy not in base, heavy
-    assert set(project["optional-dependencies"]) == {"postgres", "plot"}
+    assert set(project["optional-dependencies"]) == {"postgres", "plot", "fast"}
     assert project["license"] == "MIT" and (ROOT / "LICENSE").is_file()
     assert project["dynamic"] == ["version"]
 

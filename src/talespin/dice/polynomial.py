@@ -5,8 +5,9 @@ their polynomials. These are the two workhorses behind :class:`~talespin.dice.di
 
 - :func:`convolve`: the product of two sequences. Small ones use the schoolbook double loop; large ones use
   Kronecker substitution: each sequence is packed into one big integer (a fixed-width slot per weight, wide
-  enough that no slot of the product overflows), the two integers are multiplied by Python's
-  sub-quadratic multiplication, and the product is unpacked slot by slot.
+  enough that no slot of the product overflows), the two integers are multiplied (by GMP when the
+  ``[fast]`` extra is installed, else by Python's sub-quadratic multiplication: :mod:`.bigint`), and the
+  product is unpacked slot by slot.
 - :func:`uniform_power`: ``(1 + x + … + x^(S−1))^N``, the ways N dice of S faces reach each total, by
   J. C. P. Miller's recurrence for powers of a series. With all coefficients 1 the recurrence needs only two
   running window sums, so each coefficient costs O(1) big-integer operations (``1000d6`` in milliseconds).
@@ -19,8 +20,10 @@ their polynomials. These are the two workhorses behind :class:`~talespin.dice.di
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
+
+from .bigint import multiply
 
 __all__ = ["convolve", "uniform_power"]
 
@@ -28,8 +31,13 @@ _SCHOOLBOOK_LIMIT: Final = 4096
 """Below this many weight products, the double loop beats packing into big integers."""
 
 
-def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """The coefficients of the product of two polynomials with non-negative integer coefficients."""
+def convolve(
+    a: Sequence[int], b: Sequence[int], *, product: Callable[[int, int], int] = multiply
+) -> list[int]:
+    """The coefficients of the product of two polynomials with non-negative integer coefficients.
+
+    ``product`` multiplies the two packed big integers (:mod:`.bigint`; the fastest installed by default).
+    """
     if len(a) * len(b) <= _SCHOOLBOOK_LIMIT:
         out = [0] * (len(a) + len(b) - 1)
         for i, wa in enumerate(a):
@@ -42,7 +50,7 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
     packed_a = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in a), "little")
     packed_b = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in b), "little")
     size = len(a) + len(b) - 1
-    raw = (packed_a * packed_b).to_bytes(size * width, "little")
+    raw = product(packed_a, packed_b).to_bytes(size * width, "little")
     return [int.from_bytes(raw[i * width : (i + 1) * width], "little") for i in range(size)]
 
 
