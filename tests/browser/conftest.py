@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent))  # the browser tests' helper modules (layout_probes)
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -118,8 +120,11 @@ def new_page(browser: Any, server: str) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def make(viewport: dict[str, int] | None = None) -> Any:
+        from playwright.sync_api import expect
+
         context = browser.new_context(viewport=viewport or DESKTOP, base_url=server)
         context.set_default_timeout(10_000)
+        expect.set_options(timeout=10_000)  # assertions wait as long as actions do (a shared, busy machine)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
