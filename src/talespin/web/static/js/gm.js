@@ -244,6 +244,11 @@ export function mountGm(root, ctx) {
       undoEntry = undoable === null || undoable === undefined ? null : Number(undoable);
       undoButton.disabled = undoEntry === null;
       undoButton.textContent = li ? `Undo #${undoable} (${(li.dataset.do || "entry").replace(/_/g, " ")})` : "Undo the last entry";
+      const barUndo = document.getElementById("bar-z"); // the top bar's Undo names the same entry
+      if (barUndo) {
+        barUndo.textContent = undoEntry === null ? "Undo" : `Undo #${undoEntry}`;
+        barUndo.disabled = undoEntry === null;
+      }
       const names = (view.characters || view.heroes || []).map((c) => c.name || c.sheet?.name);
       const was = charSel.value;
       fill(charSel, h("option", { value: "" }, "the group"), names.map((n) => h("option", { value: n }, n)));
