@@ -35,6 +35,9 @@ LAYOUT = (
   // Rendered and not inside a closed <details> (whose content keeps a box but is not drawn).
   const shown = (el) => el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })
     && el.getClientRects().length > 0;
+  // A link inside a sentence is exempt from the target size (WCAG 2.5.8); a link standing alone is not.
+  const inline = (el) => el.matches('a:not(.button)') && getComputedStyle(el).display === 'inline'
+    && el.parentElement && el.parentElement.textContent.trim().length > el.textContent.trim().length;
   const describe = (el) => {
     const label = (el.getAttribute('aria-label') || el.textContent || el.value || el.placeholder || '')
       .trim().slice(0, 30);
@@ -42,7 +45,7 @@ LAYOUT = (
   };
   const controls = [...document.querySelectorAll(
     'button, input:not([type=hidden]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])')]
-    .filter((el) => shown(el) && !el.closest('.skip, [hidden]') && !el.matches('.skip'));
+    .filter((el) => shown(el) && !el.closest('.skip, [hidden]') && !el.matches('.skip') && !inline(el));
   const boxOf = (el) => {
     const owner = STANDS_FOR(el);
     return { el: owner, r: owner.getBoundingClientRect() };
