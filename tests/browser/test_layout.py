@@ -57,7 +57,9 @@ def _scene_at_the_players_move(new_page: Any, table: Any, viewport: dict[str, in
     gm.goto(gm_link)
     expect(gm.locator("#people")).to_contain_text("Ada")
     gm.click("#start-scene")
+    expect(gm.locator("#crisis-meter")).to_be_visible()
     gm.click("#gm-simple")
+    expect(gm.locator("#obstacle")).to_contain_text("Simple")
     expect(player.locator('#choices .action[data-talent="Piloting"] button.act')).to_be_visible()
     return gm, player
 
