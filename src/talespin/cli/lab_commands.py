@@ -20,6 +20,7 @@ from ..systems import get_system
 from ..systems.inciting_incident import default_rules
 from . import ascend_files as files
 from . import lab_ascend, lab_conflict, lab_report, lab_scene
+from .lab_variant_files import read_variant
 from .output import BadInput, console, emit, guarded
 
 __all__ = ["app"]
@@ -73,7 +74,8 @@ def advise_command(  # noqa: PLR0917 -- Typer maps each parameter to an option
 @app.command("compare")
 def compare_command(
     variants: Annotated[
-        list[Path], typer.Argument(help="YAML/JSON files of rules overrides, one a variant.")
+        list[Path],
+        typer.Argument(help="YAML/JSON files of rules overrides, or campaign exports, one a variant."),
     ],
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write the difference heatmaps (.png/.svg).")
@@ -85,7 +87,8 @@ def compare_command(
     with guarded(as_json):
         named: dict[str, object] = {"shipped": {}}
         for path in variants:
-            named[path.stem] = files.read_document(path).data
+            name, overrides = read_variant(path, system)
+            named[name if name not in named else f"{name} ({path.name})"] = overrides
         if get_system(system).name == "ascend":
             lab_ascend.compare_ascend_command(named, plot, as_json)
             return
