@@ -1,0 +1,151 @@
+"""What open pages cost the server: CPU seconds per command with and without five real table pages.
+
+A real ``talespin serve`` process (SQLite) holds one Ascend campaign: the GM and four players, each player
+handed a hero of their own (five heroes well into play: 4 Traits, 3 Backgrounds, 3 Aids each). Commands (an
+Ascend Test of the GM's hero, server dice) are sent over HTTP one at a time; after each, the benchmark waits
+until every open page shows the new version and the server's CPU has gone quiet, so each command's whole
+aftermath is counted and none is merged with the next.
+
+* ``table_cpu_per_command``: the server's CPU seconds (``/proc``: user + system, every thread) per command
+  with no page open: the command itself.
+* ``table_cpu_per_command_with_5_pages``: the same with the GM's page and the four players' pages open in
+  headless Chromium (Playwright, ``/usr/bin/chromium``), each holding its WebSocket and doing after every
+  live event whatever the shipped page does (today: re-fetch the state and ask for the odds of its Test).
+  The pages are the real ones, so the figure follows the page as it changes.
+* ``table_pages_vs_no_pages``: the second over the first (target ≤ 2).
+
+Skipped, and saying so, where Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from load import TEST, Server
+
+Figure = float | int | str
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+COMMANDS = 6
+COMMANDS_ALONE = 40
+"""More commands without pages: each costs a few ms, and ``/proc`` counts CPU time in 10 ms ticks."""
+PLAYERS = 4
+HEROES = ["Susan", "Ann", "Bo", "Cyra", "Dov"]
+HERO = {
+    "skills": {"Athletics": 3},
+    "convictions": {"Protect the weak": 4},
+    "traits": {"Agility": 3, "Strength": 2, "Wits": 2, "Grace": 1},
+    "backgrounds": {"Avanus": 1, "Sailor": 2, "Scholar": 1},
+    "aids": {"Rope": 1, "Lantern": 2, "Map": 1},
+}
+"""Every hero's sheet (a hero well into play: 4 Traits, 3 Backgrounds, 3 Aids), under each name."""
+QUIET_CPU_SECONDS = 0.01
+"""The server counts as quiet once it uses less than this much CPU in :data:`QUIET_WINDOW` seconds."""
+QUIET_WINDOW = 0.4
+SETTLE_LIMIT = 60.0
+
+
+class _Table:
+    """The campaign, driven over HTTP: the GM's token, the players' tokens and the version."""
+
+    def __init__(self, server: Server) -> None:
+        self.http = httpx.Client(base_url=server.url, timeout=60)
+        made = self._ok("POST", "/api/campaigns", {"name": "Five pages", "system": "ascend"})
+        self.id, self.gm_token, self.version = made["id"], made["gm_token"], int(made["version"])
+        for name in HEROES:
+            self.command({"do": "add_character", "sheet": {**HERO, "name": name}})
+        self.player_tokens = []
+        for number in range(PLAYERS):
+            body = {"invite_token": made["invite_token"], "name": f"Player {number + 1}"}
+            joined = self._ok("POST", f"{self.base}/join", body)
+            self.player_tokens.append(joined["player_token"])
+            hand = {"character": HEROES[number + 1], "to": joined["player_id"]}
+            self.version = int(self._ok("POST", f"{self.base}/seats/hand", hand, self.gm_token)["version"])
+
+    @property
+    def base(self) -> str:
+        return f"/api/campaigns/{self.id}"
+
+    def _ok(self, method: str, path: str, body: Any, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.http.request(method, path, json=body, headers=headers)
+        if response.status_code >= 300:
+            raise RuntimeError(f"{method} {path}: {response.status_code} {response.text}")
+        return response.json()
+
+    def command(self, command: dict[str, Any]) -> None:
+        body = {"command": command, "expected_version": self.version}
+        self.version = int(self._ok("POST", f"{self.base}/commands", body, self.gm_token)["version"])
+
+    def links(self) -> list[str]:
+        return [f"/table.html#campaign={self.id}&token={t}" for t in [self.gm_token, *self.player_tokens]]
+
+
+def _settle(server: Server, pages: list[Any], version: int) -> None:
+    """Wait until every page shows ``version`` and the server has gone quiet."""
+    deadline = time.monotonic() + SETTLE_LIMIT
+    for page in pages:
+        page.wait_for_function(
+            "v => document.querySelector('#version')?.textContent === String(v)",
+            arg=version,
+            timeout=SETTLE_LIMIT * 1000,
+        )
+    before = server.cpu_seconds()
+    while time.monotonic() < deadline:
+        time.sleep(QUIET_WINDOW)
+        now = server.cpu_seconds()
+        if now - before < QUIET_CPU_SECONDS:
+            return
+        before = now
+    raise RuntimeError("the server did not go quiet after a command")
+
+
+def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: int) -> float:
+    _settle(server, pages, table.version)
+    started = server.cpu_seconds()
+    for _ in range(commands):
+        table.command(TEST)
+        _settle(server, pages, table.version)
+    return (server.cpu_seconds() - started) / commands
+
+
+def run() -> dict[str, Figure]:
+    """Measure the command alone, then with five pages open, on one server."""
+    if not CHROMIUM.exists():
+        return {"table_pages": "SKIPPED: /usr/bin/chromium is missing (make test installs it)"}
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only this benchmark drives a browser
+
+    server = Server("sqlite").start()
+    try:
+        table = _Table(server)
+        alone = _cpu_per_command(server, table, [], COMMANDS_ALONE)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                pages = []
+                for link in table.links():
+                    page = browser.new_context().new_page()  # one person each: its own storage
+                    page.goto(server.url + link)
+                    pages.append(page)
+                with_pages = _cpu_per_command(server, table, pages, COMMANDS)
+            finally:
+                browser.close()
+        table.http.close()
+    finally:
+        server.stop()
+    return {
+        "table_pages": len(table.links()),
+        "table_cpu_per_command": round(alone, 5),
+        "table_cpu_per_command_with_5_pages": round(with_pages, 5),
+        "table_pages_vs_no_pages": round(with_pages / alone, 2),
+    }
+
+
+if __name__ == "__main__":
+    print(run())
