@@ -3,7 +3,7 @@
 A real ``talespin serve`` process (SQLite) holds one Ascend campaign: the GM and four players, each player
 handed a hero of their own (five heroes well into play: 4 Traits, 3 Backgrounds, 3 Aids each). Commands (an
 Ascend Test of the GM's hero, server dice) are sent over HTTP one at a time; after each, the benchmark waits
-until every open page shows the new version and the server's CPU has gone quiet, so each command's whole
+until every open page shows a new version and the server's CPU has gone quiet, so each command's whole
 aftermath is counted and none is merged with the next.
 
 * ``table_cpu_per_command``: the server's CPU seconds (``/proc``: user + system, every thread) per command
@@ -86,31 +86,39 @@ class _Table:
         return [f"/table.html#campaign={self.id}&token={t}" for t in [self.gm_token, *self.player_tokens]]
 
 
-def _settle(server: Server, pages: list[Any], version: int) -> None:
-    """Wait until every page shows ``version`` and the server has gone quiet."""
+def _shown(pages: list[Any]) -> list[str]:
+    """The version each page shows (a player's page numbers what it receives, so each page has its own)."""
+    return [str(page.eval_on_selector("#version", "e => e.textContent")) for page in pages]
+
+
+def _settle(server: Server, pages: list[Any], before: list[str]) -> None:
+    """Wait until every page shows another version than ``before`` and the server has gone quiet."""
     deadline = time.monotonic() + SETTLE_LIMIT
-    for page in pages:
+    for page, shown in zip(pages, before, strict=True):
         page.wait_for_function(
-            "v => document.querySelector('#version')?.textContent === String(v)",
-            arg=version,
+            "v => (document.querySelector('#version')?.textContent ?? v) !== v",
+            arg=shown,
             timeout=SETTLE_LIMIT * 1000,
         )
-    before = server.cpu_seconds()
+    before_cpu = server.cpu_seconds()
     while time.monotonic() < deadline:
         time.sleep(QUIET_WINDOW)
         now = server.cpu_seconds()
-        if now - before < QUIET_CPU_SECONDS:
+        if now - before_cpu < QUIET_CPU_SECONDS:
             return
-        before = now
+        before_cpu = now
     raise RuntimeError("the server did not go quiet after a command")
 
 
 def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: int) -> float:
-    _settle(server, pages, table.version)
+    for page in pages:  # loaded: the state and the log are in
+        page.wait_for_function("() => /\\d/.test(document.querySelector('#version')?.textContent ?? '')")
+    _settle(server, [], [])
     started = server.cpu_seconds()
     for _ in range(commands):
+        before = _shown(pages)
         table.command(TEST)
-        _settle(server, pages, table.version)
+        _settle(server, pages, before)
     return (server.cpu_seconds() - started) / commands
 
 
