@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from layout_probes import VIEWPORTS, axe, layout, tab_walk
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -130,3 +131,21 @@ def test_a_campaigns_variant_opens_in_the_lab(new_page: Any) -> None:
     expect(lab.locator("#variants .variant .v-text")).to_have_value('{"crisis":{"auto":5}}')
     lab.click("#compare-button")
     expect(lab.locator("#summary")).to_contain_text("House rules")
+
+
+@pytest.mark.parametrize("size", sorted(VIEWPORTS))
+def test_the_lab_page_lays_out_for_fingers_and_keys(new_page: Any, size: str) -> None:
+    """With results and advice drawn: nothing off the sides or under 44 px or overlapping; Tab in order."""
+    page = new_page(VIEWPORTS[size])
+    page.goto("/lab.html")
+    page.click("#compare-button")
+    expect(page.locator("#grids table.heatmap")).to_have_count(2)
+    page.click("#advice-button")
+    expect(page.locator("#advice-table")).to_be_visible()
+    found = layout(page)
+    assert found["scrollWidth"] <= found["width"], f"{size}: the page scrolls sideways"
+    assert found["offscreen"] == [] and found["small"] == [] and found["overlaps"] == [], found
+    stops = tab_walk(page)
+    assert stops and all(s["drawn"] and s["inView"] for s in stops), stops
+    assert [s["index"] for s in stops] == sorted(s["index"] for s in stops)
+    assert axe(page) == []
