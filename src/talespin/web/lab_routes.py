@@ -3,7 +3,8 @@
 ``POST /api/lab/advise`` takes ``{"characters": [{name, talents: {Talent: level}}], "obstruction",
 "attempts"?, "last"?, "used"?: [[character, talent]], "crisis"?, "cap"?, "objective"?, "dice"?,
 "advantage"?}`` and answers :meth:`talespin.lab.advice.Advice.to_json`. Bad input is a 422 naming the key.
-``POST /api/lab/compare`` puts rules variants side by side (:mod:`.lab_compare_routes`).
+``POST /api/lab/compare`` puts rules variants side by side (:mod:`.lab_compare_routes`); ``/api/lab/ascend/…``
+answers the Ascend lab's questions (:mod:`.lab_ascend_routes`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..lab.party import parse_party
 from ..systems.errors import MalformedCommand
 from ..systems.inciting_incident import default_rules
 from ..table.shape import check_depth
+from .lab_ascend_routes import add_ascend_routes
 from .lab_compare_routes import add_compare_routes
 
 __all__ = ["lab_router"]
@@ -85,4 +87,5 @@ def lab_router() -> APIRouter:
         ).to_json()
 
     add_compare_routes(router)
+    add_ascend_routes(router)
     return router
