@@ -52,6 +52,7 @@ __all__ = [
     "Kind",
     "check_value",
     "child_path",
+    "decode_text",
     "excerpt",
     "load_yaml",
     "parse_document",
@@ -279,15 +280,24 @@ def read_text(path: Path) -> str:
     except OSError as error:
         reason = error.strerror or error
         raise DocumentError(f"cannot read {path}: {reason}", code="unreadable_file") from None
+    return decode_text(raw, path)
+
+
+def decode_text(raw: bytes, source: Path | str) -> str:
+    """Bytes read from ``source`` (a file, or "standard input") as UTF-8 text within :data:`MAX_BYTES`.
+
+    A reader stops after ``MAX_BYTES + 1`` bytes and hands them here, so a source past the limit is
+    refused without being read whole.
+    """
     if len(raw) > MAX_BYTES:
         raise DocumentError(
-            f"cannot read {path}: it is larger than {MAX_BYTES // 1024} KiB, the limit for a document",
+            f"cannot read {source}: it is larger than {MAX_BYTES // 1024} KiB, the limit for a document",
             code="unreadable_file",
         )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise DocumentError(f"cannot read {path}: it is not UTF-8 text", code="unreadable_file") from None
+        raise DocumentError(f"cannot read {source}: it is not UTF-8 text", code="unreadable_file") from None
     return text
 
 
@@ -302,7 +312,7 @@ def read_document(path: Path, kind: Kind | None = None) -> Any:
     return parse_text(path, text, kind)[1]
 
 
-def parse_text(path: Path, text: str, kind: Kind) -> tuple[yaml.Node | None, Any]:
+def parse_text(path: Path | str, text: str, kind: Kind) -> tuple[yaml.Node | None, Any]:
     """:func:`parse_with_node` for the text of ``path``: a refusal's message begins with the file's name."""
     try:
         return parse_with_node(text, kind)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["EXCERPT", "UNSAFE_CHARACTERS", "excerpt", "percent"]
+__all__ = ["EXCERPT", "UNSAFE_CHARACTERS", "excerpt", "percent", "words"]
 
 EXCERPT: Final = 40
 """Error messages quote at most this many characters of the input."""
@@ -50,3 +50,26 @@ def percent(p: Fraction | float, digits: int = 1, *, sign: bool = True) -> str:
     if shown <= 0:
         return f"<{step:.{digits}f}{suffix}"
     return f"{shown:.{digits}f}{suffix}"
+
+
+def words(value: Any) -> str:
+    """A value from an event or a state as a person reads it, never as a Python repr.
+
+    Lists become comma-separated names (a mapping in a list in brackets), mappings ``name value`` pairs,
+    ``None`` and empty collections "none", booleans "yes"/"no"; texts and numbers stay as they are.
+
+    >>> words(["Ada", "Bram"]), words(None), words({"Ada": 0, "Bram": 1}), words(False), words([])
+    ('Ada, Bram', 'none', 'Ada 0, Bram 1', 'no', 'none')
+    >>> words([{"at": 10, "text": "A patrol"}])
+    '(at 10, text A patrol)'
+    """
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {words(item)}" for key, item in value.items()) or "none"
+    if isinstance(value, list | tuple | set | frozenset):
+        shown = (f"({words(item)})" if isinstance(item, dict) else words(item) for item in value)
+        return ", ".join(shown) or "none"
+    return str(value)

@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     With ``--json`` anywhere on the line, a usage error (a missing argument, an option that is not a whole
     number, a value out of its range) is still one JSON document on stdout, ``{"error": {"code":
-    "bad_usage", "message"}}``, with exit code 2; without it, Typer prints its usual help box.
+    "bad_usage", "message", "rule": null}}``, with exit code 2; without it, Typer prints its usual help box.
     """
     args = list(sys.argv[1:] if argv is None else argv)
     if "--json" not in args:
@@ -64,10 +64,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except typer.TyperException as error:
         from rich.markup import escape  # noqa: PLC0415 - the usage error's path only
 
-        from .output import EXIT_BAD_INPUT, error_console  # noqa: PLC0415
+        from .output import EXIT_BAD_INPUT, error_console, error_document  # noqa: PLC0415
 
         message = error.format_message()
-        sys.stdout.write(json.dumps({"error": {"code": "bad_usage", "message": message}}) + "\n")
+        sys.stdout.write(json.dumps(error_document("bad_usage", message), ensure_ascii=False) + "\n")
         error_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
         sys.exit(EXIT_BAD_INPUT)
     except typer.Abort:

@@ -26,7 +26,7 @@ from ..systems.ascend import (
 )
 from ..systems.ascend.commands import script_schema
 from .ascend_files import read_document
-from .ascend_odds import DifficultyOpt, JsonOpt, RequiredOpt, SeedOpt, percent, register
+from .ascend_odds import DifficultyOpt, JsonOpt, Narration, RequiredOpt, SeedOpt, percent, register
 from .output import EXIT_INVALID, BadInput, console, emit, guarded
 
 __all__ = ["app"]
@@ -99,7 +99,9 @@ def advise_command(
     conviction: Annotated[str | None, typer.Option("--conviction", help="The Conviction Tested.")] = None,
     difficulty: DifficultyOpt = None,
     required: RequiredOpt = None,
-    narration: Annotated[str, typer.Option("--narration", help="none | narrated | exceptional.")] = "none",
+    narration: Annotated[
+        Narration, typer.Option("--narration", help="How the Test is narrated (sets the Invokes allowed).")
+    ] = Narration.none,
     top: Annotated[int | None, typer.Option("--top", help="Show this many choices (default 10).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every legal choice.")] = False,
     every: Annotated[
@@ -109,14 +111,10 @@ def advise_command(
 ) -> None:
     """Rank every legal Trait/Background/Aid (and Invoke) choice for a Test by P(success) (AS-ODDS-3)."""
     with guarded(as_json):
-        if narration not in ("none", "narrated", "exceptional"):
-            raise BadInput(
-                f"--narration is none, narrated or exceptional, got {narration!r}", code="bad_option"
-            )
         if top is not None and top < 1:
             raise BadInput(f"--top is 1 or more, got {top}", code="bad_option")
         sheet = _load_hero(hero)
-        query: dict[str, Any] = {"hero": sheet.name, "narration": narration, "distinct": not every}
+        query: dict[str, Any] = {"hero": sheet.name, "narration": narration.value, "distinct": not every}
         query.update(
             {"skill": skill, "conviction": conviction, "difficulty": difficulty, "required": required}
         )
@@ -125,7 +123,8 @@ def advise_command(
         payload: dict[str, Any] = SYSTEM.odds(state, {k: v for k, v in query.items() if v is not None})
 
         def render() -> None:
-            title = f"{sheet.name}: {skill or conviction}, Target {payload['target']}, narration {narration}"
+            tested = f"{sheet.name}: {skill or conviction}"
+            title = f"{tested}, Target {payload['target']}, narration {narration.value}"
             table = Table("#", "Trait", "Background", "Aid", "Invoked", "dice", "P(success)", title=title)
             for rank, row in enumerate(payload["advice"], start=1):
                 invoked = ", ".join(f"{k} {n}" for item in row["invoke_items"] for k, n in item.items())

@@ -8,6 +8,7 @@ silently keep only the last value, so the reader reports every repeated key with
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,26 @@ from .. import documents
 from ..documents import MAX_DEPTH
 from .output import BadInput
 
-__all__ = ["MAX_DEPTH", "Document", "parse_faces", "read_document"]
+__all__ = ["MAX_DEPTH", "STDIN", "Document", "is_stdin", "parse_faces", "read_document", "read_input"]
+
+STDIN = "-"
+"""A file argument of ``-`` reads standard input, as command-line tools do."""
+
+
+def is_stdin(path: Path) -> bool:
+    """True for the file argument ``-`` (standard input)."""
+    return str(path) == STDIN
+
+
+def read_input(path: Path) -> tuple[str, str]:
+    """The text of a file, or of standard input for ``-``, and the name messages give it.
+
+    Standard input is read like a file: at most :data:`~talespin.documents.MAX_BYTES` bytes of UTF-8.
+    """
+    if not is_stdin(path):
+        return documents.read_text(path), str(path)
+    raw = sys.stdin.buffer.read(documents.MAX_BYTES + 1)
+    return documents.decode_text(raw, "standard input"), "standard input"
 
 
 class Document:
@@ -85,15 +105,16 @@ def _json_repeats(text: str) -> tuple[Any, list[str]]:
 
 
 def read_document(path: Path) -> Document:
-    """A YAML or JSON file with its repeated keys, or BadInput (exit 2) when it cannot be read or parsed.
+    """A YAML or JSON file (``-``: standard input, read as YAML, which JSON is too) with its repeated keys,
+    or BadInput (exit 2) when it cannot be read or parsed.
 
     The reading itself, and its limits (size, nesting, aliases, texts, numbers), are
     :func:`talespin.documents.read_document`'s: the same as the server's.
     """
     try:
-        text = documents.read_text(path)
+        text, name = read_input(path)
         kind: documents.Kind = "json" if path.suffix.lower() == ".json" else "yaml"
-        node, data = documents.parse_text(path, text, kind)
+        node, data = documents.parse_text(name, text, kind)
         repeated = _json_repeats(text)[1] if kind == "json" else _yaml_repeats(node)
     except documents.DocumentError as error:
         extra = {} if error.path is None else {"path": error.path}

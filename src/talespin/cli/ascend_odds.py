@@ -8,6 +8,7 @@ bad input is exit 2 with a clear message (``{"error": {...}}`` under ``--json``)
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
@@ -19,7 +20,23 @@ from .ascend_files import parse_faces
 from .output import BadInput, console, emit, guarded
 from .output import percent as shared_percent
 
-__all__ = ["DifficultyOpt", "JsonOpt", "RequiredOpt", "SeedOpt", "percent", "register"]
+__all__ = ["DifficultyOpt", "JsonOpt", "Narration", "RequiredOpt", "SeedOpt", "Tie", "percent", "register"]
+
+
+class Tie(StrEnum):
+    """``--tie``: who takes a tie of an opposed Test (AS-OPP-1)."""
+
+    defender = "defender"
+    reroll = "reroll"
+
+
+class Narration(StrEnum):
+    """``--narration``: how the Test is narrated, which sets how many Traits may be invoked."""
+
+    none = "none"
+    narrated = "narrated"
+    exceptional = "exceptional"
+
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 RatingOpt = Annotated[int, typer.Option("--rating", help="Rating of the Skill or Conviction Tested (0–9).")]
@@ -51,6 +68,16 @@ def _required(required: int | None) -> int:
     if chosen < rules.required.min:
         raise BadInput(f"--required is {rules.required.min} or more, got {chosen}", code="bad_option")
     return chosen
+
+
+def refuse_seed_with_faces(seed: int | None, faces: str | None) -> None:
+    """``--seed`` seeds rolled dice; with ``--faces`` no die is rolled: the pair is refused, not ignored."""
+    if seed is not None and faces is not None:
+        raise BadInput(
+            "--seed and --faces do not go together: --faces gives physical dice, so nothing is rolled "
+            "and no seed is used; drop one of them",
+            code="bad_option",
+        )
 
 
 def percent(value: float) -> str:
@@ -105,6 +132,7 @@ def test(
     with guarded(as_json):
         target = _target(rating, difficulty, pool)
         needed = _required(required)
+        refuse_seed_with_faces(seed, faces)
         given = parse_faces(faces) if faces is not None else None
         rolled = roll_faces(pool, given, random.Random(seed), default_rules())
         count = sum(1 for face in rolled if face <= target)
@@ -139,16 +167,14 @@ def opposed(
     vs_difficulty: Annotated[
         int | None, typer.Option("--vs-difficulty", help="The defender's Difficulty.")
     ] = None,
-    tie: Annotated[str | None, typer.Option("--tie", help="defender | reroll (default: the rules').")] = None,
+    tie: Annotated[Tie | None, typer.Option("--tie", help="Who takes a tie (default: the rules').")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """P(win), P(tie), P(lose) of an opposed Test, and who finally wins under the tie rule (AS-ODDS-2)."""
     with guarded(as_json):
         attacker = (_target(rating, difficulty, pool), pool)
         defender = (_target(vs_rating, vs_difficulty, vs_pool, "--vs-rating"), vs_pool)
-        if tie not in (None, "defender", "reroll"):
-            raise BadInput(f"--tie is defender or reroll, got {tie!r}", code="bad_option")
-        rules = load_rules(None if tie is None else {"opposed": {"tie": tie}})
+        rules = load_rules(None if tie is None else {"opposed": {"tie": tie.value}})
         figures = opposed_odds(rules, attacker, defender).to_json()
         payload = {
             "attacker": {"target": attacker[0], "pool": pool},

@@ -23,7 +23,9 @@ from ..systems.inciting_incident.chances import action_crisis, roll_crisis
 from ..systems.inciting_incident.rolls import RollSpec, make_roll
 from ..systems.inciting_incident.script import run_script
 from ..systems.inciting_incident.sheet import Character
+from ..text import words
 from . import ascend_files as files
+from .ascend_odds import refuse_seed_with_faces
 from .output import EXIT_INVALID, BadInput, console, emit, fraction, guarded, percent
 
 __all__ = ["app", "parse_faces", "read_document"]
@@ -150,6 +152,7 @@ def roll(
         rules = default_rules()
         kind, level = _level(talent_level, ability_level)
         target = rules.roll.target if against is None else against
+        refuse_seed_with_faces(seed, faces)
         spec = RollSpec("", kind, kind, level, _base_d6(dice), advantage, disadvantage, target, rules)
         rng: Rng = random.Random(seed)
         pool = make_roll(spec, parse_faces(faces) if faces is not None else None, rng)
@@ -265,11 +268,12 @@ def play(
                 shown = {k: v for k, v in event.data.items() if k not in ("chains", "sheet", "enemies")}
                 if "enemies" in event.data:
                     shown["enemies"] = [e["sheet"]["name"] for e in event.data["enemies"]]
-                data = ", ".join(f"{k}={v}" for k, v in shown.items())
+                data = "; ".join(f"{k}={words(v)}" for k, v in shown.items())
                 console.print(f"[cyan]{event.type}[/] {escape(data)}", highlight=False)
             console.print(
                 f"[bold]Crisis {state['crisis']}[/], Rising Tension {state['rising_tension']}, "
-                f"Obstruction {state['obstruction']}, Flow {state['flow']}, wounds {state['wounds']}"
+                f"Obstruction {words(state['obstruction'])}, Flow {words(state['flow'])}, "
+                f"wounds {escape(words(state['wounds']))}"
             )
 
         emit(payload, as_json, render)

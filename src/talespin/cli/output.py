@@ -9,6 +9,7 @@ message on stderr; nothing else is mapped, so a bug still shows as a bug.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -29,9 +30,11 @@ __all__ = [
     "BadInput",
     "console",
     "emit",
+    "error_document",
     "fail",
     "fraction",
     "guarded",
+    "make_console",
     "percent",
 ]
 
@@ -40,8 +43,27 @@ EXIT_INVALID = 1
 EXIT_BAD_INPUT = 2
 """Bad input: the command could not be carried out."""
 
-console = Console()
-error_console = Console(stderr=True)
+UNWRAPPED_WIDTH = 10_000
+"""The width Rich lays out for when output goes to a pipe or a file: long lines are never folded."""
+
+
+def make_console(*, stderr: bool = False) -> Console:
+    """A Rich console that behaves as command-line tools are expected to.
+
+    On a terminal it uses the terminal's width. Into a pipe or a file (``talespin verify … | less``,
+    ``> out.txt``) nothing is hard-wrapped at 80 columns: lines are as long as their content (``COLUMNS``
+    still sets a width when given). ``NO_COLOR`` (any non-empty value) turns colour off, and colour is never
+    written into a pipe unless ``FORCE_COLOR`` asks for it.
+    """
+    stream = sys.stderr if stderr else sys.stdout
+    piped = not stream.isatty()
+    width = UNWRAPPED_WIDTH if piped and not os.environ.get("COLUMNS") else None
+    no_color = True if os.environ.get("NO_COLOR") else None
+    return Console(stderr=stderr, width=width, soft_wrap=piped, no_color=no_color)
+
+
+console = make_console()
+error_console = make_console(stderr=True)
 
 
 class BadInput(Exception):
@@ -67,10 +89,15 @@ def emit(payload: Mapping[str, Any], as_json: bool, render: Callable[[], None]) 
         render()
 
 
+def error_document(code: str, message: str, rule: str | None = None, **extra: Any) -> dict[str, Any]:
+    """The contract's ``{"error": {"code", "message", "rule", ...}}``, ``rule`` always there (maybe null)."""
+    return {"error": {"code": code, "message": message, "rule": rule, **extra}}
+
+
 def fail(code: str, message: str, as_json: bool, **extra: Any) -> NoReturn:
-    """Report bad input and exit with code 2."""
+    """Report bad input and exit with code 2 (under ``as_json``, one JSON error document on stdout)."""
     if as_json:
-        sys.stdout.write(json.dumps({"error": {"code": code, "message": message, **extra}}) + "\n")
+        sys.stdout.write(json.dumps(error_document(code, message, **extra), ensure_ascii=False) + "\n")
     error_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(EXIT_BAD_INPUT)
 

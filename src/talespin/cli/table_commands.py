@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +14,7 @@ from rich.table import Table
 
 from ..table import EXPORT_FORMAT, verify_export
 from ..table.recap import recap_markdown
+from .ascend_files import is_stdin
 from .output import EXIT_INVALID, console, emit, fail
 
 __all__ = ["register"]
@@ -105,17 +107,24 @@ def _render(report: dict[str, Any]) -> None:
 
 
 def _read(path: Path, as_json: bool) -> Any:
+    """The JSON of an export or a receipt; ``-`` reads standard input."""
+    name = "standard input" if is_stdin(path) else str(path)
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        fail("unreadable", f"cannot read {path}: {error}", as_json)
+        text = sys.stdin.buffer.read().decode("utf-8") if is_stdin(path) else path.read_text(encoding="utf-8")
+        value = json.loads(text)
+    except OSError as error:
+        fail("unreadable_file", f"cannot read {name}: {error.strerror or error}", as_json)
+    except UnicodeDecodeError:
+        fail("unreadable_file", f"cannot read {name}: it is not UTF-8 text", as_json)
     except (ValueError, RecursionError) as error:
-        fail("bad_export", f"{path} is not JSON: {str(error)[:200]}", as_json)
+        fail("bad_export", f"{name} is not JSON: {str(error)[:200]}", as_json)
     return value
 
 
 def verify(
-    export: Annotated[Path, typer.Argument(help="A JSON export of a campaign (the GM's, for a full check).")],
+    export: Annotated[
+        Path, typer.Argument(help="A JSON export of a campaign (the GM's, for a full check); - reads stdin.")
+    ],
     receipt: Annotated[
         list[Path] | None,
         typer.Option("--receipt", help="A receipt of chain heads a client was shown (repeatable)."),
@@ -144,7 +153,9 @@ def verify(
 
 
 def recap(
-    export: Annotated[Path, typer.Argument(help="A JSON export of a campaign (the GM's or a player's).")],
+    export: Annotated[
+        Path, typer.Argument(help="A JSON export of a campaign (the GM's or a player's); - reads stdin.")
+    ],
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the Markdown here instead of printing it.")
     ] = None,
@@ -165,7 +176,7 @@ def recap(
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:
-        fail("unwritable", f"cannot write {out}: {error}", False)
+        fail("unwritable_file", f"cannot write {out}: {error.strerror or error}", False)
     console.print(f"Recap written to {out}", highlight=False)
 
 

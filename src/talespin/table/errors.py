@@ -31,8 +31,8 @@ class TableError(Exception):
         self.extra = extra
 
     def to_json(self) -> dict[str, Any]:
-        """``{"code", "message", ...}``: the body of the contract's error object."""
-        return {"code": self.code, "message": self.message, **self.extra}
+        """``{"code", "rule", "message", ...}``: the contract's error object (``rule`` may be null)."""
+        return {"code": self.code, "rule": None, "message": self.message, **self.extra}
 
 
 class Unauthorized(TableError):

@@ -13,7 +13,8 @@ body over the cap (:mod:`.limits`)          413
 malformed or illegal (``RulesError``, ``DiceError``, bad JSON)  422
 ==========================================  ======
 
-A 422 body always has ``rule`` (``null`` when no numbered rule applies).
+Every error body has ``code``, ``message`` and ``rule`` (``null`` when no numbered rule applies); the codes
+are listed in ``docs/errors.md``.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ def status_of(error: Exception) -> int:
 def error_body(error: Exception) -> dict[str, Any]:
     """The contract's ``{"error": {...}}`` for one of the engine's errors, always encodable as UTF-8 JSON."""
     body, _ = render_safe(_error_body(error))
+    body["error"].setdefault("rule", None)
     return dict(body)
 
 
@@ -136,13 +138,13 @@ def _http_error(_request: Request, error: Exception) -> JSONResponse:
     if status == 400:  # the framework could not parse the body (e.g. JSON nested past the parser's limit)
         body = {"code": "malformed", "rule": None, "message": f"the request body could not be read: {detail}"}
         return JSONResponse({"error": body}, status_code=422)
-    body = {"code": _HTTP_CODES.get(status, "http_error"), "message": str(detail)}
+    body = {"code": _HTTP_CODES.get(status, "http_error"), "rule": None, "message": str(detail)}
     headers = getattr(error, "headers", None)
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def _internal_error(_request: Request, _error: Exception) -> JSONResponse:
-    body = {"code": "internal", "message": "the server met an error it did not expect"}
+    body = {"code": "internal", "rule": None, "message": "the server met an error it did not expect"}
     return JSONResponse({"error": body}, status_code=500)
 
 

@@ -34,7 +34,8 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         message = f"the request body is larger than the limit of {self.limit} bytes"
-        body = json.dumps({"error": {"code": "too_large", "message": message, "limit": self.limit}}).encode()
+        error = {"code": "too_large", "rule": None, "message": message, "limit": self.limit}
+        body = json.dumps({"error": error}).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -40,11 +40,17 @@ _ROLL_KEYS = (
 
 
 class ScriptError(RulesError):
-    """A command of a script was refused; ``command_index`` is its 0-based position in ``commands``."""
+    """A command of a script was refused; ``command_index`` is its 0-based position in ``commands``.
+
+    The message counts from 1 as a person does, naming the place too: "command 3 (commands[2]): …".
+    """
 
     def __init__(self, error: RulesError, command_index: int) -> None:
         super().__init__(
-            f"command {command_index}: {error.message}", rule=error.rule, path=error.path, code=error.code
+            f"command {command_index + 1} (commands[{command_index}]): {error.message}",
+            rule=error.rule,
+            path=error.path,
+            code=error.code,
         )
         self.command_index = command_index
 

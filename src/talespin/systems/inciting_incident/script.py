@@ -30,11 +30,18 @@ _SCRIPT_KEYS = {"system", "variant", "rising_tension", "characters", "commands",
 
 
 class ScriptError(MalformedCommand):
-    """A command of a script that was refused: the rules error plus the command's 0-based index."""
+    """A command of a script that was refused: the rules error plus the command's 0-based index.
+
+    The message counts commands from 1, as a person does, and names the place too: "command 3
+    (commands[2]): …"; ``command_index`` stays the 0-based position of the contract.
+    """
 
     def __init__(self, error: RulesError, index: int) -> None:
         super().__init__(
-            f"command {index}: {error.message}", rule=error.rule, path=error.path, code=error.code
+            f"command {index + 1} (commands[{index}]): {error.message}",
+            rule=error.rule,
+            path=error.path,
+            code=error.code,
         )
         self.command_index = index
 

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
+from ...text import excerpt
 from ..errors import MalformedCommand
 from . import rule_ids as ids
 from .rules import Rules
@@ -261,6 +263,53 @@ def _shape_rule(loc: tuple[int | str, ...]) -> str:
     return ids.CHAR_7
 
 
+_KINDS = {
+    dict: "a mapping",
+    list: "a list",
+    tuple: "a list",
+    str: "a text",
+    bool: "true or false",
+    int: "a whole number",
+    float: "a decimal number",
+    type(None): "nothing (null)",
+}
+
+
+def _shown(value: Any) -> str:
+    """What a person gave, in words: a short quote of a text or number, the kind of anything else."""
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return excerpt(value)
+    return _KINDS.get(type(value), "a value of another kind")
+
+
+def _shape_message(item: ErrorDetails) -> str:
+    """One field pydantic refuses, in the words Ascend's sheets use: what was expected, and what came."""
+    loc = tuple(item["loc"])
+    field = str(loc[-1]) if loc and isinstance(loc[-1], str) else "this entry"
+    kind = item["type"]
+    got = _shown(item.get("input"))
+    context = item.get("ctx") or {}
+    words = {
+        "missing": f"{field} is missing",
+        "extra_forbidden": f"{field!r} is not a field here; remove it or check its spelling",
+        "int_type": f"{field} must be a whole number, got {got}",
+        "int_parsing": f"{field} must be a whole number, got {got}",
+        "int_from_float": f"{field} must be a whole number, got {got}",
+        "string_type": f"{field} must be a text, got {got}",
+        "string_too_short": f"{field} must not be empty",
+        "dict_type": f"{field} must be a mapping of names to values, got {got}",
+        "model_type": f"{field} must be a mapping of fields, got {got}",
+        "model_attributes_type": f"{field} must be a mapping of fields, got {got}",
+        "list_type": f"{field} must be a list, got {got}",
+        "tuple_type": f"{field} must be a list, got {got}",
+        "bool_type": f"{field} must be true or false, got {got}",
+        "bool_parsing": f"{field} must be true or false, got {got}",
+        "less_than_equal": f"{field} must be at most {context.get('le')}, got {got}",
+        "greater_than_equal": f"{field} must be at least {context.get('ge')}, got {got}",
+    }
+    return words.get(kind, f"{field} is not valid here, got {got}")
+
+
 def check_sheet(raw: Any, rules: Rules) -> tuple[Character | None, list[SheetError]]:
     """Parse ``raw`` and check every II-CHAR rule; the character is ``None`` when its shape is wrong.
 
@@ -269,7 +318,11 @@ def check_sheet(raw: Any, rules: Rules) -> tuple[Character | None, list[SheetErr
     """
     if not isinstance(raw, Mapping):
         return None, [
-            SheetError(ids.CHAR_7, "sheet", "a character sheet is a mapping with name, abilities, talents")
+            SheetError(
+                ids.CHAR_7,
+                "sheet",
+                f"a character sheet is a mapping with name, abilities, talents, got {_shown(raw)}",
+            )
         ]
     try:
         sheet = Character.model_validate(raw)
@@ -277,9 +330,7 @@ def check_sheet(raw: Any, rules: Rules) -> tuple[Character | None, list[SheetErr
         rows = []
         for item in error.errors():
             loc = tuple(item["loc"])
-            rows.append(
-                SheetError(_shape_rule(loc), _path(loc), f"{item['msg']} (got {item.get('input')!r})")
-            )
+            rows.append(SheetError(_shape_rule(loc), _path(loc), _shape_message(item)))
         return None, rows + _salvaged_errors(raw, rules)
     return sheet, _rule_errors(sheet, rules)
 
