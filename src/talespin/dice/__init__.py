@@ -16,7 +16,7 @@ from .expression_odds import DEFAULT_CAP, Odds, odds
 from .fast import exploding_die_array, pool_total_array
 from .grid import at_least_grid
 from .notation import Constant, Dice, Expression, Part, SuccessCount, parse
-from .roller import Chain, PoolRoll, Rng, chains_from_faces, roll_chain, roll_pool
+from .roller import Chain, PoolRoll, Rng, chains_from_faces, generator, roll_chain, roll_pool
 from .rolls import ExpressionRoll, PartRoll, roll, roll_from_faces
 from .sampling import sample_exploding_die, sample_exploding_totals
 
@@ -44,6 +44,7 @@ __all__ = [
     "exploding_die",
     "exploding_die_array",
     "exploding_mean",
+    "generator",
     "odds",
     "parse",
     "pool_total",

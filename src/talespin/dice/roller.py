@@ -4,22 +4,26 @@ A roll keeps every face. One die is a :class:`Chain`: its faces in order, more t
 exploded (every face but the last is the maximum). Randomness always comes in as an argument — any object
 with ``randrange(n)``, such as ``random.Random(seed)`` or ``random.SystemRandom()`` — never the
 module-level ``random``, so a seeded roll is reproducible and a server can use a cryptographic source.
+A whole number is accepted wherever a generator is, as a seed (:func:`generator`):
 
 >>> import random
 >>> roll_pool([6, 6, 8], random.Random(1)).total
+9
+>>> roll_pool([6, 6, 8], 1).total
 9
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, overload
 
 from .errors import FacesError, LimitExceeded
 from .limits import MAX_CHAIN, check_dice_count, check_exploding, check_faces
 
-__all__ = ["Chain", "PoolRoll", "Rng", "chains_from_faces", "roll_chain", "roll_pool"]
+__all__ = ["Chain", "PoolRoll", "Rng", "chains_from_faces", "generator", "roll_chain", "roll_pool"]
 
 
 class Rng(Protocol):
@@ -28,6 +32,33 @@ class Rng(Protocol):
     def randrange(self, stop: int, /) -> int:
         """A uniformly random integer in ``0 .. stop-1``."""
         ...
+
+
+@overload
+def generator(rng: Rng | int) -> Rng: ...
+@overload
+def generator(rng: None) -> None: ...
+def generator(rng: Rng | int | None) -> Rng | None:
+    """The generator to roll with: ``rng`` itself, or ``random.Random(rng)`` when it is a whole-number seed.
+
+    ``None`` stays ``None`` (a command that rolls nothing needs no generator). Anything else is refused
+    with a :class:`TypeError` that says what was expected:
+
+    >>> generator(7).randrange(6) == random.Random(7).randrange(6)
+    True
+    >>> generator("7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: rng must be a random generator with randrange(stop), ... or a whole-number seed; got str
+    """
+    if rng is None:
+        return None
+    if isinstance(rng, bool) or not (isinstance(rng, int) or callable(getattr(rng, "randrange", None))):
+        raise TypeError(
+            "rng must be a random generator with randrange(stop), such as random.Random(seed), "
+            f"or a whole-number seed; got {type(rng).__name__}"
+        )
+    return random.Random(rng) if isinstance(rng, int) else rng
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +101,9 @@ class PoolRoll:
         return [list(chain.faces) for chain in self.chains]
 
 
-def roll_chain(size: int, rng: Rng, *, explodes: bool = True, zero_based: bool = False) -> Chain:
-    """Roll one die; an exploding one keeps rolling while it shows its maximum."""
+def roll_chain(size: int, rng: Rng | int, *, explodes: bool = True, zero_based: bool = False) -> Chain:
+    """Roll one die with ``rng`` (a generator or a seed); an exploding one rolls on at its maximum."""
+    rng = generator(rng)
     if explodes:
         check_exploding(size)
     else:
@@ -85,8 +117,11 @@ def roll_chain(size: int, rng: Rng, *, explodes: bool = True, zero_based: bool =
     return Chain(size, tuple(faces), explodes, zero_based)
 
 
-def roll_pool(sizes: Sequence[int], rng: Rng, *, explodes: bool = True, zero_based: bool = False) -> PoolRoll:
-    """Roll one die of each size in ``sizes``, in order."""
+def roll_pool(
+    sizes: Sequence[int], rng: Rng | int, *, explodes: bool = True, zero_based: bool = False
+) -> PoolRoll:
+    """Roll one die of each size in ``sizes``, in order, with ``rng`` (a generator or a seed)."""
+    rng = generator(rng)
     check_dice_count(len(sizes))
     return PoolRoll(tuple(roll_chain(s, rng, explodes=explodes, zero_based=zero_based) for s in sizes))
 

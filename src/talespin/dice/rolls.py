@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .errors import FacesError
 from .notation import Constant, Dice, Expression, Part, SuccessCount, check_limits, parse
-from .roller import Chain, PoolRoll, Rng, chains_from_faces, roll_pool
+from .roller import Chain, PoolRoll, Rng, chains_from_faces, generator, roll_pool
 
 __all__ = ["ExpressionRoll", "PartRoll", "roll", "roll_from_faces"]
 
@@ -91,8 +91,9 @@ def _dice_of(part: Part) -> Dice | None:
     return term if isinstance(term, Dice) else None
 
 
-def roll(expression: Expression | str, rng: Rng) -> ExpressionRoll:
-    """Roll every dice term with ``rng`` (checked against the limits first)."""
+def roll(expression: Expression | str, rng: Rng | int) -> ExpressionRoll:
+    """Roll every dice term with ``rng``, a generator or a whole-number seed (limits checked first)."""
+    rng = generator(rng)
     tree = parse(expression) if isinstance(expression, str) else expression
     check_limits(tree)
     rolled = []

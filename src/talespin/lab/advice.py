@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from ..systems.arguments import BadArgument, instance, one_of, optional_whole, whole
+from ..systems.bounds import MAX_WHOLE_NUMBER
 from ..systems.inciting_incident.rules import Rules, default_rules
 from .obstacle import Action, Spot, solve, utility
 from .party import Member, parse_party
@@ -69,6 +71,20 @@ class Advice:
         return f"<table><tr><th>action</th><th>{what}</th><th>cost vs best</th></tr>{rows}</table>"
 
 
+def _check_party(party: object) -> None:
+    if (
+        isinstance(party, str)
+        or not isinstance(party, Sequence)
+        or not party
+        or not all(isinstance(member, Member) for member in party)
+    ):
+        raise BadArgument(
+            "party must be a non-empty list of Member (made by parse_party([{name, talents: "
+            f"{{Talent: level}}}}], rules)); got {type(party).__name__}",
+            path="party",
+        )
+
+
 def advise(
     party: Sequence[Member],
     spot: Spot,
@@ -80,9 +96,20 @@ def advise(
     rules: Rules | None = None,
 ) -> Advice:
     """Every legal action at ``spot``, best first. ``crisis`` minimises E[min(Crisis, cap)]; ``below``
-    maximises P(Crisis stays below ``cap``). The cost of an action is how much worse it is than the best."""
-    rules = rules or default_rules()
-    base = rules.roll.difficulty.default if base_d6 is None else base_d6
+    maximises P(Crisis stays below ``cap``). The cost of an action is how much worse it is than the best.
+
+    ``party`` comes from :func:`~.party.parse_party`, ``spot`` is a :class:`~.obstacle.Spot`; an argument
+    of the wrong kind or out of range is refused with :class:`~talespin.systems.arguments.BadArgument`.
+    """
+    rules = default_rules() if rules is None else instance(rules, "rules", Rules, "load_rules(variant)")
+    _check_party(party)
+    spot = instance(spot, "spot", Spot, "Spot(obstruction=20, attempts_left=2)")
+    objective = one_of(objective, "objective", ("crisis", "below"))
+    cap = whole(cap, "cap", low=1, high=MAX_WHOLE_NUMBER)
+    span = rules.roll.difficulty
+    base_d6 = optional_whole(base_d6, "base_d6", low=span.min, high=span.max)
+    advantage = whole(advantage, "advantage", low=0)
+    base = span.default if base_d6 is None else base_d6
     solution = solve(party, spot, rules, terminal=utility(objective, cap), base_d6=base, advantage=advantage)
     sign = -1.0 if objective == "crisis" else 1.0
     ranked = sorted(solution.values.items(), key=lambda kv: -kv[1])

@@ -71,8 +71,8 @@ class RuleSystem(Protocol):
         """The starting state from a setup mapping (``variant``, characters or heroes, counters)."""
         ...
 
-    def decide(self, state: Any, command: Command, rng: Rng) -> list[Event]:
-        """The events one command causes, or a RulesError with nothing changed."""
+    def decide(self, state: Any, command: Command, rng: Rng | int) -> list[Event]:
+        """The events one command causes, or a RulesError, nothing changed (``rng``: generator or seed)."""
         ...
 
     def evolve(self, state: Any, event: Event) -> Any:

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from typing import Any
+from typing import Any, cast, get_args
 
 from ...dice import LimitExceeded
+from ..arguments import instance, one_of, optional_text, optional_whole
 from .commands import TestSpec
 from .odds import distribution_rows, exact, successes
 from .pool import Item, prepare_test
@@ -150,9 +151,16 @@ def advise(
     """AS-ODDS-3: every legal Dice Pool for this Test (each set of items once if ``distinct``), best first.
 
     The Test itself is checked as a Test would be (the Skill or Conviction must be the Hero's), so a query
-    for a Test that could not be rolled is refused the same way.
+    for a Test that could not be rolled is refused the same way. An argument of the wrong kind is refused
+    with :class:`~talespin.systems.arguments.BadArgument` naming it and what it must be.
     """
-    rules = rules or default_rules()
+    hero = instance(hero, "hero", Hero, "parse_hero(sheet, rules) makes one from a sheet")
+    rules = default_rules() if rules is None else instance(rules, "rules", Rules, "load_rules(variant)")
+    narration = cast(Narration, one_of(narration, "narration", get_args(Narration)))
+    for name, text in (("skill", skill), ("conviction", conviction)):
+        optional_text(text, name)
+    optional_whole(difficulty, "difficulty")
+    optional_whole(required, "required")
     _check_size(hero, rules, narration)
     base = prepare_test(
         TestSpec(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...dice import Rng
+from ...dice import Rng, generator
 from ..errors import IllegalCommand
 from ..protocol import Command, Event
 from .acting import hero_named, test_events
@@ -76,7 +76,11 @@ _HANDLERS: dict[type, Callable[[AscendState, Any, Rng], list[Event]]] = {
 }
 
 
-def decide(state: AscendState, command: Command, rng: Rng) -> list[Event]:
-    """The events ``command`` causes in ``state``, or a RulesError with nothing changed."""
+def decide(state: AscendState, command: Command, rng: Rng | int) -> list[Event]:
+    """The events ``command`` causes in ``state``, or a RulesError with nothing changed.
+
+    ``rng`` is a generator or a whole-number seed (a command that rolls nothing may be given ``None``).
+    """
+    rng = generator(rng)
     parsed = parse_command(command)
     return _HANDLERS[type(parsed)](state, parsed, rng)

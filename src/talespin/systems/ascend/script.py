@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...dice import Rng
+from ...dice import Rng, generator
 from ..errors import MalformedCommand, RulesError
 from ..protocol import Event
 from .engine import decide
@@ -152,12 +152,15 @@ def _setup(
 
 
 def run_script(
-    script: Mapping[str, Any], rng: Rng, load_hero: Callable[[str], Any] | None = None
+    script: Mapping[str, Any], rng: Rng | int, load_hero: Callable[[str], Any] | None = None
 ) -> dict[str, Any]:
     """Run every command of ``script`` in order; ``{"results", "state", "events"}`` or a ScriptError.
 
+    ``rng`` rolls what the script gives no faces for: a generator or a whole-number seed.
+
     Hero entries that are strings are handed to ``load_hero`` (the CLI reads them as paths beside the script).
     """
+    rng = generator(rng)  # one generator for the whole script, even from a seed
     state, commands = _setup(script, load_hero)
     results: list[dict[str, Any]] = []
     log: list[dict[str, Any]] = []

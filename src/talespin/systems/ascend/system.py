@@ -30,7 +30,7 @@ class AscendSystem:
         """The starting state from ``{"variant": {...}, "heroes": [sheets]}``."""
         return new_state(setup)
 
-    def decide(self, state: AscendState, command: Command, rng: Rng) -> list[Event]:
+    def decide(self, state: AscendState, command: Command, rng: Rng | int) -> list[Event]:
         """The events one command causes, or a RulesError with nothing changed."""
         return decide(state, command, rng)
 

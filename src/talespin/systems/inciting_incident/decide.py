@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from ...dice import Rng
+from ...dice import Rng, generator
 from ..errors import MalformedCommand
 from ..protocol import Command, Event
 from . import conflict, cooperative, obstacles, scenes, skills
@@ -82,8 +82,12 @@ def _name(command: Any) -> str:
     return str(name)
 
 
-def decide(state: GameState, command: Command, rng: Rng) -> list[Event]:
-    """The events ``command`` causes in ``state``, or a RulesError (and nothing changes)."""
+def decide(state: GameState, command: Command, rng: Rng | int) -> list[Event]:
+    """The events ``command`` causes in ``state``, or a RulesError (and nothing changes).
+
+    ``rng`` is a generator or a whole-number seed (a command that rolls nothing may be given ``None``).
+    """
+    rng = generator(rng)
     handler = COMMANDS[_name(command)]
     draft = Draft(
         state, "gm" if visibility(command) == "gm" and command.get("do") != "add_trigger" else "public"

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...dice import Rng
+from ...dice import Rng, generator
 from ..errors import MalformedCommand, RulesError
 from ..protocol import Event
 from .decide import decide
@@ -96,9 +96,13 @@ class ScriptResult:
 
 
 def run_script(
-    script: Mapping[str, Any], rng: Rng, load_character: Callable[[str], Any] | None = None
+    script: Mapping[str, Any], rng: Rng | int, load_character: Callable[[str], Any] | None = None
 ) -> ScriptResult:
-    """Play every command of ``script``; the first refused one raises :class:`ScriptError`."""
+    """Play every command of ``script``; the first refused one raises :class:`ScriptError`.
+
+    ``rng`` rolls what the script gives no faces for: a generator or a whole-number seed.
+    """
+    rng = generator(rng)
     if not isinstance(script, Mapping):
         raise MalformedCommand("a scene script is a mapping with characters and commands", code="bad_script")
     unknown = set(script) - _SCRIPT_KEYS

@@ -54,7 +54,7 @@ class IncitingIncident:
         """See :func:`new_state`."""
         return new_state(setup)
 
-    def decide(self, state: Any, command: Command, rng: Rng) -> list[Event]:
+    def decide(self, state: Any, command: Command, rng: Rng | int) -> list[Event]:
         """See :func:`.decide.decide`."""
         return decide(state, command, rng)
 
