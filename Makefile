@@ -10,7 +10,7 @@ NODE_STAMP := node_modules/.install-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck unit bench browser-deps serve-env dev-env clean
+.PHONY: run test lint typecheck unit docs bench browser-deps serve-env dev-env clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ unit: $(DEV_STAMP) browser-deps
 	$(BIN)/python -m pytest
 
 test: lint typecheck unit
+
+# The API reference site (MkDocs + mkdocstrings, from the docstrings) into site/; any warning fails it.
+docs: $(DEV_STAMP)
+	$(BIN)/mkdocs build --strict
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
