@@ -144,6 +144,43 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
             ["lab", "advise", "--party", str(party), "--obstruction", "8", "--last", "Zed"],
         ),
         "lab compare": (["lab", "compare", str(variant)], ["lab", "compare", missing]),
+        "lab scene": (["lab", "scene", str(EXAMPLES / "ii-lab-scene.yaml")], ["lab", "scene", missing]),
+        "lab ascend narration": (
+            ["lab", "ascend", "narration", "--hero", susan],
+            ["lab", "ascend", "narration", "--hero", missing],
+        ),
+        "lab ascend opposed": (
+            [
+                "lab",
+                "ascend",
+                "opposed",
+                "--target",
+                "3",
+                "--vs-target",
+                "2",
+                "--pools",
+                "3,4",
+                "--vs-pools",
+                "3",
+            ],
+            ["lab", "ascend", "opposed", "--target", "3", "--vs-target", "2", "--pools", "x"],
+        ),
+        "lab ascend extended": (
+            ["lab", "ascend", "extended", "--goal", "3", "--limit", "3", "--target", "3", "--pools", "3,4"],
+            [
+                "lab",
+                "ascend",
+                "extended",
+                "--goal",
+                "3",
+                "--limit",
+                "3",
+                "--hero",
+                susan,
+                "--narration",
+                "loud",
+            ],
+        ),
     }
 
 

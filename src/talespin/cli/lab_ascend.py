@@ -19,6 +19,7 @@ from ..lab.ascend_variants import compare_ascend
 from ..systems.ascend import Rules, load_rules, parse_hero
 from ..systems.ascend.rules import Narration
 from .ascend_files import read_document
+from .ascend_odds import Narration as NarrationChoice
 from .output import BadInput, console, emit, guarded
 
 __all__ = ["app", "compare_ascend_command"]
@@ -29,7 +30,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document."
 VariantOpt = Annotated[Path | None, typer.Option("--variant", help="YAML/JSON file of rules overrides.")]
 PoolsOpt = Annotated[str | None, typer.Option("--pools", help='Pool sizes, e.g. "3,4,5,6".')]
 HeroOpt = Annotated[Path | None, typer.Option("--hero", help="A hero sheet: its pools instead of --pools.")]
-NarrationOpt = Annotated[str, typer.Option("--narration", help="none | narrated | exceptional.")]
+NarrationOpt = Annotated[NarrationChoice, typer.Option("--narration", help="How every Test is narrated.")]
 
 
 def _rules(variant: Path | None) -> Rules:
@@ -50,6 +51,7 @@ def _pools(text: str | None, option: str = "--pools") -> list[int]:
 
 
 def _narration(text: str) -> Narration:
+    """The rules' narration level of a --narration choice."""
     for level in NARRATIONS:
         if text == level:
             return level
@@ -77,7 +79,7 @@ def extended_command(  # noqa: PLR0917 -- Typer maps each parameter to an option
     skill: Annotated[str | None, typer.Option("--skill", help="The hero's Skill Tested.")] = None,
     conviction: Annotated[str | None, typer.Option("--conviction", help="The hero's Conviction.")] = None,
     difficulty: Annotated[int | None, typer.Option("--difficulty", help="Difficulty (with --hero).")] = None,
-    narration: NarrationOpt = "none",
+    narration: NarrationOpt = NarrationChoice.none,
     variant: VariantOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
