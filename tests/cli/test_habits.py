@@ -144,6 +144,14 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
             ["lab", "advise", "--party", str(party), "--obstruction", "8", "--last", "Zed"],
         ),
         "lab compare": (["lab", "compare", str(variant)], ["lab", "compare", missing]),
+        "lab report": (
+            ["lab", "report", "--out", str(tmp / "report")],
+            ["lab", "report", "--scene", missing],
+        ),
+        "lab conflict": (
+            ["lab", "conflict", str(EXAMPLES / "ii-lab-conflict.yaml"), "--sims", "200"],
+            ["lab", "conflict", missing],
+        ),
         "lab scene": (["lab", "scene", str(EXAMPLES / "ii-lab-scene.yaml")], ["lab", "scene", missing]),
         "lab ascend narration": (
             ["lab", "ascend", "narration", "--hero", susan],
