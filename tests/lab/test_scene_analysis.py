@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from functools import cache
 
@@ -265,3 +266,88 @@ def test_bad_scenes_are_refused_with_the_path(change, path) -> None:
     with pytest.raises(MalformedCommand) as caught:
         parse_scene(raw, RULES)
     assert caught.value.path == path
+
+
+@cache
+def _e_simple(lv):
+    return sum(p * _simple_crisis(t) for t, p in _outcomes(lv, 20))
+
+
+@cache
+def _p_beat(lv, o, top):
+    return sum(p for t, p in _outcomes(lv, 20 + top) if t >= o)
+
+
+@cache
+def _e_regular(lv, extra, top):
+    return sum(p * (_simple_crisis(t) + extra) for t, p in _outcomes(lv, 20 + top))
+
+
+def _sample_scene(rng, party, steps, cap):
+    """One scene under the 'roll' policy, rolled die by die: (min(Crisis, cap), actions while below cap)."""
+
+    def roll(level, d6=5):
+        total = 0
+        for size in [6] * d6 + list(DICE[level]):
+            face = rng.randint(1, size)
+            total += face
+            while face == size:
+                face = rng.randint(1, size)
+                total += face
+        return total
+
+    e_simple, p_beat, e_regular = _e_simple, _p_beat, _e_regular
+    crisis, actions = 0, 0
+    for step in steps:
+        if crisis >= cap:
+            break
+        if step[0] == "simple":
+            who = [step[1]] if step[1] is not None else range(len(party))
+            lv = min((lv for i in who for lv in party[i][1]), key=e_simple)
+            crisis, actions = crisis + _simple_crisis(roll(lv)), actions + 1
+            continue
+        o, a, top, last, used = step[1], step[2], step[1], -1, set()
+        while crisis < cap:
+            allowed = [i for i in range(len(party)) if len(party) == 1 or i != last]
+            talents = [(i, j, lv) for i in allowed for j, lv in enumerate(party[i][1])]
+            beat = {x: p_beat(x[2], o, top) for x in talents}
+            best = max(talents, key=lambda x: beat[x])
+            actions += 1
+            if a > 0 and beat[best] >= Fraction(1, 2):
+                t = roll(best[2])
+                last = best[0]
+                if t >= o or a == 1:
+                    crisis += 2 if t >= o else max(2, o - t)
+                    break
+                crisis, a = crisis + max(2, o - t), a - 1
+                continue
+            cost = {x: e_regular(x[2], 3 if x[:2] in used else 0, top) for x in talents}
+            i, j, lv = min(talents, key=lambda x: cost[x])
+            t = roll(lv)
+            crisis += _simple_crisis(t) + (3 if (i, j) in used else 0)
+            o = max(0, o - (t - 20)) if t >= 20 else o
+            last = i
+            used.add((i, j))
+    return min(crisis, cap), actions
+
+
+def test_exact_analysis_agrees_with_dice_rolled_one_by_one_within_4_standard_errors() -> None:
+    """A scene too big to enumerate: E[Crisis], P(each Trigger), E[actions] against 10,000 rolled scenes."""
+    party = [("C0", [5, 3]), ("C1", [4, 2])]
+    steps = [("simple", 0), ("simple", None), ("complex", 30, 2)]
+    cap = 30
+    scene = parse_scene(_raw(party, steps, [{"at": 10, "every": 10}, {"at": 15}]), RULES)
+    got = analyse_scene(scene, RULES, policy="roll", cap=cap)
+    rng = random.Random(2024)
+    runs = [_sample_scene(rng, party, steps, cap) for _ in range(10_000)]
+    n = len(runs)
+
+    def check(values, exact):
+        mean = sum(values) / n
+        sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+        assert abs(mean - exact) <= 4 * max(sd / n**0.5, 1e-12), (mean, exact)
+
+    check([c for c, _ in runs], got.expected_crisis)
+    check([a for _, a in runs], got.expected_actions)
+    check([float(c >= 10) for c, _ in runs], got.triggers[0].p_fires)
+    check([float(c >= 15) for c, _ in runs], got.triggers[1].p_fires)
