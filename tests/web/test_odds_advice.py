@@ -99,3 +99,34 @@ def test_next_trigger_value(crisis: int, triggers: list[dict[str, Any]], expecte
     """II-CRISIS-2: the next value above the Crisis so far, a repeating Trigger's too."""
     # rule: II-CRISIS-2
     assert _next_trigger({"crisis": crisis, "triggers": triggers}) == expected
+
+
+def test_a_character_without_talents_takes_part_by_automatic_actions(ii: Campaign) -> None:
+    """A supporting character with no Talents is in the advice with its automatic Regular Action only."""
+    # rule: II-COMPLEX-3
+    helper = {
+        "name": "Ortiz",
+        "abilities": {"fortitude": 2, "perseverance": 2, "nimbleness": 2},
+        "talents": [],
+    }
+    for sheet in (ADA, helper):
+        ii.send({"do": "add_character", "sheet": sheet})
+    ii.send(action_scene(secret=False))
+    ii.send({"do": "complex_obstacle", "obstruction": 12, "attempts": 2})
+    body = _odds(ii, ii.gm_token, character="Ortiz")
+    labels = [a["label"] for a in body["advice"]["actions"]]
+    assert "Ortiz: Regular, automatic" in labels and any(label.startswith("Ada:") for label in labels)
+    assert "cost_vs_best" in body["choices"][0]
+
+
+def test_rules_the_solver_cannot_order_give_a_reason_not_an_error(ii: Campaign) -> None:
+    """Under a variant where a success adds no Crisis the solver declines; the odds still answer."""
+    made = ii.client.post(
+        "/api/campaigns", json={"name": "Free wins", "system": "ii", "variant": {"crisis": {"success": 0}}}
+    )
+    assert made.status_code == 201, made.text
+    free = Campaign(ii.client, made.json()["id"], made.json()["gm_token"], made.json()["invite_token"], {})
+    _scene(free, secret=False)
+    body = _odds(free, free.gm_token, character="Ada")
+    assert body["advice"] is None and "Crisis" in body["advice_reason"]
+    assert body["choices"] and "cost_vs_best" not in body["choices"][0]

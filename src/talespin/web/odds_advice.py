@@ -19,10 +19,11 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from ..dice import DiceError
 from ..lab.advice import Advice, advise
 from ..lab.obstacle import Action, Spot
-from ..lab.party import Member, parse_party
-from ..systems.errors import MalformedCommand
+from ..lab.party import Member
+from ..systems.errors import MalformedCommand, RulesError
 from ..systems.inciting_incident import Rules, load_rules
 from ..table import TableService, Viewer
 
@@ -73,8 +74,12 @@ def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice |
         return None, "no Complex Obstacle is in play"
     rules = load_rules(view.get("variant") or None)
     present = set(scene.get("present") or [])
-    sheets = [c["sheet"] for c in state.get("characters", []) if not present or c["name"] in present]
-    party = parse_party(sheets, rules)
+    # Sheets in a campaign are checked already; a character without Talents still takes automatic actions.
+    party = tuple(
+        Member(c["name"], tuple((t["name"], t["level"]) for t in c["sheet"].get("talents", [])))
+        for c in state.get("characters", [])
+        if not present or c["name"] in present
+    )
     used = frozenset(
         (who, talent) for who, talents in (obstacle.get("used_talents") or {}).items() for talent in talents
     )
@@ -89,9 +94,13 @@ def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice |
         return None, "the obstacle is too large to solve at the table: use talespin lab advise"
     base = obstacle.get("difficulty") or scene.get("difficulty") or rules.roll.difficulty.default
     net = int(query.get("advantage", 0) or 0) - int(query.get("disadvantage", 0) or 0)
-    return _solved(
-        party=party, spot=spot, objective=str(objective), cap=cap, base=int(base), net=net, rules=rules
-    ), None
+    try:
+        solved = _solved(
+            party=party, spot=spot, objective=str(objective), cap=cap, base=int(base), net=net, rules=rules
+        )
+    except (RulesError, DiceError) as error:  # e.g. a variant whose actions may add no Crisis
+        return None, f"the solver cannot answer under these rules: {error.message}"
+    return solved, None
 
 
 def _mark(row: dict[str, Any], costs: Mapping[Action, float], action: Action) -> None:
