@@ -18,9 +18,10 @@ from determinism import counter, seeds
 from table_fakes import MemoryStore
 from table_sheets import ADA, SUSAN
 
-from talespin.table import TableError, TableService, Viewer, export_json, export_markdown
+from talespin.table import TableError, TableService, Viewer, export_json, export_markdown, snapshots
 from talespin.table.receipts import RECEIPT_FORMAT
 from talespin.table.verify import verify_export
+from talespin.table.views import events_after, state_json
 
 FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
 FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
@@ -258,3 +259,18 @@ def test_a_receipt_of_a_player_with_whispers_lies_on_the_gms_export() -> None:
     gm = json.loads(json.dumps(export_json(driver.service.ledger(driver.id), Viewer("gm"))))
     report = verify_export(gm, [("pia", receipt)])
     assert report.receipts[0].status == "verified", report.receipts[0]
+
+
+def test_a_held_blind_roll_survives_a_snapshot() -> None:
+    """A ledger restored from its snapshot still holds the blind roll from players, and reveals it alike."""
+    driver, seen = ServiceDriver("ii"), Seen()
+    play_ii(driver, Secrets(faces=FACES_LOW), seen)
+    ledger = driver.service.ledger(driver.id)
+    store = driver.service.store
+    restored, _ = snapshots.restore(
+        snapshots.dump(ledger, []), lambda after, upto: store.events(driver.id)[after:upto]
+    )
+    for viewer in driver.viewers.values():
+        assert state_json(restored, viewer) == state_json(ledger, viewer)
+        assert events_after(restored, viewer, 0) == events_after(ledger, viewer, 0)
+    assert restored.release.held_blind == ledger.release.held_blind != []

@@ -121,7 +121,7 @@ def test_a_restart_reads_only_the_events_after_the_snapshot() -> None:
     assert second.state(campaign_id, GM) == first.state(campaign_id, GM)
     assert ledger.log.loaded_from == saved.version  # the state and the chain's head needed no old event
     assert second.events(campaign_id, bea) == first.events(campaign_id, bea)
-    assert ledger.log.loaded_from == saved.version  # a player's stream is kept in the snapshot
+    assert ledger.log.loaded_from == saved.version  # what players were shown is kept in the snapshot
     assert second.events(campaign_id, GM) == first.events(campaign_id, GM)
     assert ledger.log.loaded_from == 0
 

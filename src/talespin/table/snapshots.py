@@ -1,7 +1,8 @@
 """Snapshots: a campaign's folded ledger kept in the store, so a restart replays only the events after it.
 
 A snapshot is the ledger at a version *v* without its log: the game state, the entries, owners, seeds,
-notes, nonces, each role's hash-chain tip, and the problems met while folding. Restoring one gives a
+notes, nonces, the GM's hash-chain tip, what players were released (:mod:`.release`; each player's numbered
+stream is rebuilt from it when first read), and the problems met while folding. Restoring one gives a
 ledger whose log starts after *v* (:class:`.log.Log` reads the older events from the store only if they are
 asked for); the events after *v* are then folded as usual.
 
@@ -40,7 +41,7 @@ SNAPSHOT_EVERY: Final = 512
 _PACKAGE = Path(__file__).resolve().parent.parent
 _FOLDING_CODE: Final = ("dice", "systems", "table")
 """The subpackages whose code and data decide what a fold of events gives."""
-_LEFT_OUT: Final = frozenset({"log", "chains", "checkpoints", "_system"})
+_LEFT_OUT: Final = frozenset({"log", "chains", "checkpoints", "_system", "streams"})
 """Ledger fields a snapshot does not pickle: rebuilt on restore (or read from the store when needed)."""
 _FORMAT: Final = 1
 
