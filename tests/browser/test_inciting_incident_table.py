@@ -159,12 +159,12 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
     table.screenshot(gm_phone, "table-gm-phone.png")
     assert gm_phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
-    # Undo strikes the Decisive Action through on every screen.
+    # Undo strikes the Decisive Action through on every screen (each numbers the entry its own way).
     entry = decisive.get_attribute("data-entry")
     expect(gm.locator("#gm-undo")).to_contain_text(f"#{entry}")
     gm.click("#gm-undo")
     for page in (gm, bea, cal, phone):
-        struck = page.locator(f'#log li[data-entry="{entry}"]')
+        struck = page.locator("#log li", has=page.locator('.event[data-type="DecisiveActionTaken"]'))
         expect(struck).to_have_class(re.compile(r"\bundone\b"))
         expect(struck.locator(".events")).to_have_css("text-decoration-line", "line-through")
     expect(bea.locator("#obstacle")).to_contain_text("in play")
@@ -176,7 +176,7 @@ def test_a_gm_and_two_players_play_an_action_scene(new_page: Any, table: Any) ->
 
 
 def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, table: Any) -> None:
-    """The GM's blind roll reaches a player as a bare fact, with no dice and no total."""
+    """A GM blind roll reaches a player as a bare fact, no dice and no total, until the GM reveals it."""
     gm = new_page()
     gm_link, invite = table.create_campaign(gm, "Blind", "inciting-incident")
     gm.goto(gm_link)
@@ -193,6 +193,12 @@ def test_a_blind_roll_shows_players_only_that_a_roll_happened(new_page: Any, tab
     expect(bea.locator('#log .event[data-type="BlindRollMade"]')).to_have_count(1, timeout=10_000)
     expect(bea.locator('#log .event[data-type="TalentRolled"]')).to_have_count(0)
     expect(bea.locator("#log .die")).to_have_count(0)
+    expect(bea.locator("#pending")).to_contain_text("Hidden changes are pending")
+    expect(gm.locator("#gm-reveal")).to_be_enabled()
+    gm.click("#gm-reveal")
+    expect(bea.locator('#log .event[data-type="TalentRolled"]')).to_have_count(1, timeout=10_000)
+    expect(bea.locator('#log .event[data-type="BlindRollRevealed"]')).to_have_count(1)
+    expect(bea.locator("#pending")).to_have_count(0)
 
 
 def test_the_gm_adds_cast_and_moves_crisis_and_rising_tension_by_hand(new_page: Any, table: Any) -> None:

@@ -16,7 +16,7 @@ import pytest
 from blind_play import FIXED_TIME, Secrets, Seen, play_ascend, play_ii, text
 from determinism import counter, seeds
 from table_fakes import MemoryStore
-from table_sheets import ADA, SUSAN
+from table_sheets import ADA, SUSAN, susan_test
 
 from talespin.table import TableError, TableService, Viewer, export_json, export_markdown, snapshots
 from talespin.table.receipts import RECEIPT_FORMAT
@@ -274,3 +274,43 @@ def test_a_held_blind_roll_survives_a_snapshot() -> None:
         assert state_json(restored, viewer) == state_json(ledger, viewer)
         assert events_after(restored, viewer, 0) == events_after(ledger, viewer, 0)
     assert restored.release.held_blind == ledger.release.held_blind != []
+
+
+@pytest.mark.parametrize("system", ["ii", "ascend"])
+def test_a_campaign_may_reveal_blind_rolls_at_scene_end(system: str) -> None:
+    """With set_blind_reveal at scene_end, end_scene reveals every held blind roll; every role verifies."""
+    driver = ServiceDriver(system)
+    pia = driver.join("Pia")
+    driver.send(pia, {"do": "add_character", "sheet": ADA if system == "ii" else SUSAN})
+    driver.send("gm", {"do": "set_blind_reveal", "at": "scene_end"})
+    driver.send("gm", {"do": "start_scene", "kind": "action", "difficulty": 5})
+    if system == "ii":
+        driver.send("gm", {"do": "simple_obstacle"})
+        blind = {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting"}
+    else:
+        blind = susan_test()
+    driver.send("gm", {**blind, "visibility": "gm"})
+    driver.send("gm", {**blind, "visibility": "gm"} if system == "ascend" else {"do": "note", "text": "x"})
+    assert driver.service.state(driver.id, driver.viewers[pia])["pending"]["blind"] >= 1
+    driver.send("gm", {"do": "end_scene"})
+    shown = driver.service.state(driver.id, driver.viewers[pia])
+    assert shown["pending"] == {"blind": 0, "withheld": 0, "entries": []}
+    gm_view = driver.service.state(driver.id, Viewer("gm"))["state"]
+    if system == "ascend":  # all revealed: the players know what the GM knows
+        assert shown["state"] == gm_view
+    ledger = driver.service.ledger(driver.id)
+    for viewer in driver.viewers.values():
+        report = verify_export(json.loads(json.dumps(export_json(ledger, viewer))))
+        assert report.mismatches == 0, [c for c in report.rows if c.status == "mismatch"]
+        assert [c.status for c in report.seeds if c.what.startswith("blind")] == ["verified"] * (
+            1 if system == "ii" else 2
+        )
+    gm_events = driver.service.events(driver.id, Viewer("gm"), 0)
+    ended = next(
+        e["entry"]
+        for e in gm_events
+        if e["type"] == "CommandIssued" and e["data"]["command"]["do"] == "end_scene"
+    )
+    assert [e["entry"] for e in gm_events if e["type"] == "BlindRollRevealed"] == [ended] * (
+        1 if system == "ii" else 2
+    )

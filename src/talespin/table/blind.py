@@ -11,6 +11,8 @@ blind roll of it) and derives its server dice from that seed and the command's n
 with the seed: from then on every player receives the roll and what it caused, and anyone holding the
 record can check that the seed matches the commitment made with the roll and re-derive its dice. The
 command is recorded as ``{"do": "reveal", "blind": k}``, naming the roll by its number, which players know.
+With ``{"do": "set_blind_reveal", "at": "scene_end"}`` (GM only; ``"gm"`` again to stop) every
+``end_scene`` also reveals the blind rolls still held.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ from typing import Any
 from ..store.port import NewEvent
 from ..systems import IllegalCommand, MalformedCommand
 from .fairness import HmacRng, commitment
-from .ledger import Ledger
+from .ledger import BlindSeed, Ledger
 from .placeholders import BLIND_REVEALED, BLIND_SEED
 
-__all__ = ["BlindRng", "blind_facts", "reveal_events"]
+__all__ = ["BlindRng", "blind_facts", "reveal_at_scene_end", "reveal_events"]
 
 
 class BlindRng:
@@ -82,5 +84,18 @@ def reveal_events(
         raise IllegalCommand(f"the blind roll of entry {entry} is revealed already", code="revealed")
     if found.seed is None:
         raise IllegalCommand(f"the seed of the blind roll of entry {entry} is not known here", code="no_seed")
+    return [issued({"do": "reveal", "blind": found.number}), _revealed(found, entry)]
+
+
+def _revealed(found: BlindSeed, entry: int) -> NewEvent:
+    assert found.seed is not None
     data = {"blind": found.number, "entry": entry, "seed": found.seed.hex(), "commitment": found.sha256}
-    return [issued({"do": "reveal", "blind": found.number}), NewEvent(BLIND_REVEALED, data)]
+    return NewEvent(BLIND_REVEALED, data)
+
+
+def reveal_at_scene_end(ledger: Ledger) -> list[NewEvent]:
+    """The reveals an ending scene brings when the campaign reveals blind rolls at scene end (else none)."""
+    if ledger.blind_reveal != "scene_end":
+        return []
+    held = (ledger.blind_of(entry) for entry in ledger.release.held_blind)
+    return [_revealed(found, found.entry) for found in held if found is not None and found.seed is not None]

@@ -13,6 +13,8 @@ it used), then the events it caused. The table handles its own vocabulary:
   (``faces``), the players for their own characters (the default, as at a real table) or only the GM.
 * ``{"do": "reveal", "entry": n}`` (GM only) reveals the blind roll of entry ``n`` to the players
   (:mod:`.blind`); until then players get a stand-in for it and for every entry after it (:mod:`.release`).
+* ``{"do": "set_blind_reveal", "at": "gm" | "scene_end"}`` (GM only): whether ``end_scene`` also reveals
+  the blind rolls still held (by default only ``reveal`` does).
 * ``{"do": "reveal_seed"}`` (GM only) reveals the open seed and commits a fresh one; so do ``start_scene``
   and ``end_scene`` (see below), so every server roll can be verified once its scene is over.
 
@@ -41,10 +43,10 @@ from typing import Any, Final
 from ..store.port import NewEvent
 from ..systems import IllegalCommand, MalformedCommand, RulesError
 from .auth import Viewer
-from .blind import BlindRng, blind_facts, reveal_events
+from .blind import BlindRng, blind_facts, reveal_at_scene_end, reveal_events
 from .errors import Forbidden
 from .fairness import HmacRng, commitment
-from .ledger import PHYSICAL_DICE, Ledger, is_secret
+from .ledger import BLIND_REVEAL, PHYSICAL_DICE, Ledger, is_secret
 from .shape import check_depth
 
 __all__ = [
@@ -59,7 +61,9 @@ __all__ = [
     "server_nonce",
 ]
 
-TABLE_COMMANDS: Final = frozenset({"undo", "note", "reveal_seed", "set_physical_dice", "reveal"})
+TABLE_COMMANDS: Final = frozenset(
+    {"undo", "note", "reveal_seed", "set_physical_dice", "reveal", "set_blind_reveal"}
+)
 """Commands the table handles itself, for every system."""
 TABLE_SCENES: Final = frozenset({"ascend"})
 """Systems whose rules have no scenes: the table handles ``start_scene``/``end_scene`` for them."""
@@ -185,6 +189,14 @@ def _decide_table(
         return [_issued(command, viewer, "table", None), setting]
     if do == "reveal":
         return reveal_events(ledger, command, lambda sent: _issued(sent, viewer, "table", None))
+    if do == "set_blind_reveal":
+        at = command.get("at")
+        if at not in BLIND_REVEAL or set(command) - {"do", "at"}:
+            raise MalformedCommand(
+                f"set_blind_reveal takes at: one of {', '.join(BLIND_REVEAL)}, got {at!r}", path="at"
+            )
+        setting = NewEvent("SettingChanged", {"blind_reveal": at, "by": viewer.label})
+        return [_issued(command, viewer, "table", None), setting]
     if do == "undo":
         target = ledger.latest_undoable()
         if target is None:
@@ -197,7 +209,8 @@ def _decide_table(
         )
         return [_issued(command, viewer, "table", None), undone]
     rotation, _, _ = rotate_seed(ledger, draw_seed)
-    return [_issued(command, viewer, "table", None), *rotation]
+    reveals = reveal_at_scene_end(ledger) if do == "end_scene" else []
+    return [_issued(command, viewer, "table", None), *reveals, *rotation]
 
 
 def _check_undo_names(command: Mapping[str, Any], latest: int) -> None:
@@ -311,6 +324,6 @@ def _decide_system(
     issued = _issued(command, viewer, "system", actor, dice=dice, **rolled)
     after: list[NewEvent] = []
     if do == "end_scene":
-        after = rotate_seed(ledger, draw_seed)[0]
+        after = [*reveal_at_scene_end(ledger), *rotate_seed(ledger, draw_seed)[0]]
     decided = [NewEvent(e.type, dict(e.data), e.visibility, actor) for e in events]
     return [issued, *before, *decided, *after]

@@ -26,6 +26,7 @@ from .placeholders import BLIND_EVENTS, BLIND_REVEALED, BLIND_SEED, STAND_INS
 from .release import Release
 
 __all__ = [
+    "BLIND_REVEAL",
     "CHECKPOINT_EVERY",
     "OUTSIDE_ENTRIES",
     "PHYSICAL_DICE",
@@ -74,6 +75,9 @@ OUTSIDE_ENTRIES: Final = frozenset(
 CHECKPOINT_EVERY: Final = 64
 """How many events apart the ledger keeps a checkpoint of the game state (what an undo replays from)."""
 
+BLIND_REVEAL: Final = ("gm", "scene_end")
+"""When blind rolls are revealed (``set_blind_reveal``): when the GM sends ``reveal`` (the first, the
+default), or also when a scene ends."""
 PHYSICAL_DICE: Final = ("players", "gm")
 """Who may enter physical dice (``faces``): the players for their own characters (the first, the default, as
 at a real table), or only the GM."""
@@ -167,6 +171,9 @@ class Ledger:
     checkpoints: list[tuple[int, Any]] = field(default_factory=list)
     """``(version, state)``: the game state after every event up to ``version``, oldest first."""
     _settings: list[tuple[int, str]] = field(default_factory=list)
+    blind_reveal: str = BLIND_REVEAL[0]
+    """When blind rolls are revealed: by the GM's ``reveal`` only, or also at every scene's end."""
+    _reveal_settings: list[tuple[int, str]] = field(default_factory=list)
     _seatings: list[Entry | StoredEvent] = field(default_factory=list)
     _system: RuleSystem | None = None
     release: Release = field(default_factory=Release)
@@ -300,6 +307,9 @@ class Ledger:
         """A table setting changed (who may enter physical dice), or the GM renewed the invite."""
         if stored.type == "InviteRenewed":
             self.invite_hash = str(stored.data["invite_token_hash"])
+        elif "blind_reveal" in stored.data:
+            self.blind_reveal = str(stored.data["blind_reveal"])
+            self._reveal_settings.append((stored.version, self.blind_reveal))
         else:
             self.physical_dice = str(stored.data.get("physical_dice", self.physical_dice))
             self._settings.append((stored.version, self.physical_dice))
@@ -382,10 +392,13 @@ class Ledger:
         checkpoint before ``undone`` (the entry's events all come after it), so an undo near the end of a
         long log replays a few events, not the log.
         """
-        self.physical_dice = PHYSICAL_DICE[0]
+        self.physical_dice, self.blind_reveal = PHYSICAL_DICE[0], BLIND_REVEAL[0]
         for version, value in self._settings:
             if self._entry_of.get(version) not in self._undone:
                 self.physical_dice = value
+        for version, value in self._reveal_settings:
+            if self._entry_of.get(version) not in self._undone:
+                self.blind_reveal = value
         self._owners = {}
         for fact in self._seatings:  # in order: who added a character, then every seat change after it
             if isinstance(fact, Entry):

@@ -10,8 +10,9 @@ which character, and the SHA-256 of the roll's own secret seed), nothing that de
 While a blind roll is held, every later command entry is held too (its outcome was decided on a state that
 includes the blind roll's consequences, so it could give them away): the players receive an
 ``EntryWithheld`` ``{"by", "do", "actor"}`` for it, naming the command but nothing it caused. Public notes
-and table talk are not held. ``BlindRollRevealed`` (the GM's ``reveal``) releases the revealed roll and
-every entry held after it up to the next blind roll still held, in the order they were recorded.
+and table talk are not held. ``BlindRollRevealed`` (the GM's ``reveal``, or a scene's end when the campaign
+says so) releases the revealed roll and every entry held after it up to the next blind roll still held, in
+the order they were recorded.
 
 :class:`Release` folds the log into that sequence of :class:`Shown` items (shared by all players; a whisper
 is kept for the one player it is with) and into the game state the players know: the rule system's fold of
@@ -92,15 +93,20 @@ class Release:
         if stored.type == "CommandIssued":
             self._issued(stored, do)
             return
+        if stored.type == BLIND_REVEALED and entry is not None and entry in self._held_entries:
+            self._reveal_number(stored, table_events)  # at a scene's end: the end itself may be released
         if entry is not None and entry in self._held_entries:
             self._held.append((stored, entry))
             return
         self._show(Shown(stored.version, stored, entry), table_events)
-        if stored.type == BLIND_REVEALED:
-            number = int(stored.data["blind"])
-            self._revealed_numbers.add(number)
-            if number in self._blind_entries:
-                self._reveal(self._blind_entries[number], stored.version, table_events)
+        if stored.type == BLIND_REVEALED and int(stored.data["blind"]) not in self._revealed_numbers:
+            self._reveal_number(stored, table_events)
+
+    def _reveal_number(self, stored: StoredEvent, table_events: frozenset[str]) -> None:
+        number = int(stored.data["blind"])
+        self._revealed_numbers.add(number)
+        if number in self._blind_entries:
+            self._reveal(self._blind_entries[number], stored.version, table_events)
 
     def _issued(self, stored: StoredEvent, do: str | None) -> None:
         data, version = stored.data, stored.version

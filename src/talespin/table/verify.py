@@ -238,7 +238,7 @@ def _authorship(ledger: Ledger, head: StoredEvent, entry: list[StoredEvent]) -> 
 def _author(ledger: Ledger, command: Mapping[str, Any], by: str) -> str | None:
     if by != "gm" and by not in ledger.players:
         return "its author is neither the GM nor a player who joined"
-    gm_only = {"undo", "reveal_seed", "start_scene", "end_scene", "reveal"}
+    gm_only = {"undo", "reveal_seed", "start_scene", "end_scene", "reveal", "set_blind_reveal"}
     if by != "gm" and (is_secret(command) or command.get("do") in gm_only):
         return "a player cannot send this command"
     return None
