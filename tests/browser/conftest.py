@@ -196,7 +196,7 @@ class Table:
 
     @staticmethod
     def screenshot(page: Any, name: str) -> Path:
-        """Save the page as a user sees it at rest, from the top, under docs/screenshots/.
+        """Save the page as a user sees it at rest, from the top, under docs/screenshots/, light and dark.
 
         At rest: the mouse is off the page (no hover state or tooltip), nothing has focus, and every toast
         has gone (they hide themselves after a few seconds).
@@ -210,6 +210,9 @@ class Table:
             toasts.first.wait_for(state="hidden", timeout=10_000)
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=False)
+        page.emulate_media(color_scheme="dark")  # the same moment in dark mode, beside it as NAME-dark.png
+        page.screenshot(path=str(path.with_name(f"{path.stem}-dark{path.suffix}")), full_page=False)
+        page.emulate_media(color_scheme="light")
         return path
 
 

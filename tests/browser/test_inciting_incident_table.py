@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 812}
+PHONE = {"width": 390, "height": 844}
 
 ADA = {
     "name": "Ada",

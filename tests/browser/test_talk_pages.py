@@ -8,6 +8,7 @@ bodies and WebSocket frames, caught as they arrive, and the page again after a r
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import Error, expect
 
 pytestmark = pytest.mark.browser
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WHISPER = "The captain pays double for silence"
 REPLY = "Take the money and say nothing"
 
@@ -55,6 +57,16 @@ def _say(page: Any, text: str, to: str) -> None:
     page.click("#chat-send")
 
 
+def _picture(page: Any, name: str) -> None:
+    """The talk panel as the GM sees it, light and dark, for the README."""
+    page.mouse.move(0, 0)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for scheme, suffix in (("light", ""), ("dark", "-dark")):
+        page.emulate_media(color_scheme=scheme)
+        page.locator("#talk").screenshot(path=str(SCREENSHOTS / f"{name}{suffix}.png"))
+    page.emulate_media(color_scheme="light")
+
+
 def test_presence_chat_and_whispers_between_three_browsers(new_page: Any, table: Any) -> None:
     """Presence follows the pages, chat arrives live, a whisper is seen only by the GM and its player."""
     gm = new_page()
@@ -83,6 +95,7 @@ def test_presence_chat_and_whispers_between_three_browsers(new_page: Any, table:
     expect(pia.locator("#chat li.whisper", has_text=WHISPER)).to_be_visible()
     _say(gm, REPLY, "a whisper to Pia")
     expect(pia.locator("#chat li.whisper", has_text=REPLY)).to_be_visible()
+    _picture(gm, "table-talk")
     _say(gm, "The ship docks at dawn", "everyone")
     expect(cal.locator("#chat li", has_text="The ship docks at dawn")).to_be_visible()  # after both whispers
     cal.reload()
