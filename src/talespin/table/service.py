@@ -439,6 +439,27 @@ class TableService:
         with campaign.lock:
             return version_for(campaign.ledger, viewer)
 
+    def visible_now(
+        self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]
+    ) -> list[dict[str, Any]] | None:
+        """:meth:`visible` without waiting: ``None`` while a command holds the campaign (or it is loading).
+
+        The live feed calls it on the event loop, where waiting would stall every socket; rendering a
+        fresh event is cheap, so most frames skip the trip through a worker thread.
+        """
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            campaign = self._campaigns.get(campaign_id)
+        finally:
+            self._lock.release()
+        if campaign is None or not campaign.lock.acquire(blocking=False):
+            return None
+        try:
+            return visible_events(campaign.ledger, viewer, stored)
+        finally:
+            campaign.lock.release()
+
     def head(self, campaign_id: str, viewer: Viewer) -> str:
         """The head of the viewer's hash chain now (sent with every answer, kept in receipts)."""
         campaign = self._campaign(campaign_id)

@@ -121,7 +121,10 @@ async def _forward(
         return None
     if fresh:
         mark = fresh[-1].version
-        for event in await run_in_threadpool(service.visible, campaign_id, viewer, fresh):
+        shown = service.visible_now(campaign_id, viewer, fresh)
+        if shown is None:  # a command holds the campaign: wait for it on a worker thread, not here
+            shown = await run_in_threadpool(service.visible, campaign_id, viewer, fresh)
+        for event in shown:
             await websocket.send_json(event)
     return mark
 
