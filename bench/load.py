@@ -89,6 +89,7 @@ class Server:
     process: subprocess.Popen[bytes] | None = None
     schema: str | None = None
     _directory: Any = None
+    _log: Any = None
 
     @property
     def url(self) -> str:
@@ -111,12 +112,13 @@ class Server:
             if script.exists()
             else [sys.executable, "-c", "from talespin.cli import main; main()"]
         )
+        self._log = tempfile.TemporaryFile(prefix="talespin-bench-log-")  # noqa: SIM115 - closed by stop()
         self.process = subprocess.Popen(
             [*command, "serve", "--db", db, *extra, "--workers", str(self.workers), *self._address()],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the {self.store} server exited at start ({self.process.returncode})")
@@ -139,6 +141,13 @@ class Server:
         pids = [self.process.pid, *_children(self.process.pid)]
         return sum(_cpu_ticks(pid) for pid in pids) / _TICK
 
+    def log_tail(self, characters: int = 3000) -> str:
+        """The end of what the server printed (its tracebacks, when it answered 500)."""
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        return str(self._log.read().decode(errors="replace")[-characters:])
+
     def stop(self, *, drop: bool = True) -> None:
         """Stop it by its PID (SIGTERM, then SIGKILL); drop its PostgreSQL schema unless told not to."""
         if self.process is not None and self.process.poll() is None:
@@ -148,6 +157,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
         if self._directory is not None:
             self._directory.cleanup()
             self._directory = None
