@@ -48,6 +48,7 @@ lint: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	node_modules/.bin/eslint src/talespin/web/static/js
+	node_modules/.bin/prettier --check src/talespin/web/static/js
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy src

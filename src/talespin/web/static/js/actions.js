@@ -20,11 +20,15 @@ const SITUATION_WORDS = {
 /** "Auto: +4 Crisis" or "87% success · +2.4 Crisis expected". */
 export function oddsText(choice) {
   const crisis = choice.expected_crisis;
-  const crisisText = crisis === undefined || crisis === null ? "" : `+${num(crisis)} Crisis${choice.choice === "auto" ? "" : " expected"}`;
+  const crisisText =
+    crisis === undefined || crisis === null
+      ? ""
+      : `+${num(crisis)} Crisis${choice.choice === "auto" ? "" : " expected"}`;
   if (choice.choice === "auto") return crisisText || "no roll";
   const parts = [`${pct(choice.p_success)} success`];
   if (crisisText) parts.push(crisisText);
-  if (choice.expected_obstruction_reduction !== undefined) parts.push(`−${num(choice.expected_obstruction_reduction)} Obstruction expected`);
+  if (choice.expected_obstruction_reduction !== undefined)
+    parts.push(`−${num(choice.expected_obstruction_reduction)} Obstruction expected`);
   return parts.join(" · ");
 }
 
@@ -48,35 +52,81 @@ export function mountActions(root, ctx) {
   const faces = h("input", { id: "faces", placeholder: "e.g. 6,2; 3; 4; 5; 1; 8,1", autocomplete: "off" });
   const blind = h("input", { id: "blind", type: "checkbox" });
   const targetSel = h("select", { id: "attack-target" });
-  const abilitySel = h("select", { id: "attack-ability" }, ["nimbleness", "fortitude", "perseverance"].map((a) => h("option", { value: a }, a)));
-  const attackRow = h("div.row", { hidden: true }, h("label", "Target", targetSel), h("label", "Through", abilitySel));
+  const abilitySel = h(
+    "select",
+    { id: "attack-ability" },
+    ["nimbleness", "fortitude", "perseverance"].map((a) => h("option", { value: a }, a)),
+  );
+  const attackRow = h(
+    "div.row",
+    { hidden: true },
+    h("label", "Target", targetSel),
+    h("label", "Through", abilitySel),
+  );
   const list = h("div.actions", { id: "choices", "aria-live": "polite" });
   const chart = h("div", { id: "chart" });
   const heading = h("h2", "Actions");
   const moveNote = h("p.your-move", { id: "your-move", hidden: true });
   const result = resultPanel();
   const controls = h("div.row", h("label", "Character", actorSel));
-  const modifiers = h("div.row", { id: "modifiers" },
+  const modifiers = h(
+    "div.row",
+    { id: "modifiers" },
     h("label", "Advantage", adv),
-    h("label", "Disadvantage", dis));
+    h("label", "Disadvantage", dis),
+  );
   const facesHint = h("p.small.muted", { id: "faces-hint" });
-  const physical = h("details", h("summary", "Physical dice"), facesHint,
-    h("label", "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”", faces));
-  const blindRow = h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll (players see only that a roll happened)");
+  const physical = h(
+    "details",
+    h("summary", "Physical dice"),
+    facesHint,
+    h(
+      "label",
+      "Faces, one chain per die, separated by “;” — the d6 first, then the Talent's dice; an exploded die continues its chain: “6,2”",
+      faces,
+    ),
+  );
+  const blindRow = h(
+    "label.check",
+    { hidden: ctx.role !== "gm" },
+    blind,
+    "Blind roll (players see only that a roll happened)",
+  );
   const skillsBox = h("div", { id: "skills" });
-  const rolls = mountRolls(ctx, () => actorSel.value, () => ({
-    advantage: Number(adv.value) || 0,
-    disadvantage: Number(dis.value) || 0,
-    faces: () => parseFaces(faces.value, true),
-    blind: blind.checked,
-  }));
+  const rolls = mountRolls(
+    ctx,
+    () => actorSel.value,
+    () => ({
+      advantage: Number(adv.value) || 0,
+      disadvantage: Number(dis.value) || 0,
+      faces: () => parseFaces(faces.value, true),
+      blind: blind.checked,
+    }),
+  );
   // Phone first: the choices and their odds, then the result where the button was; the finer controls below.
-  fill(root, heading, moveNote, controls, attackRow, list, result, modifiers, skillsBox, chart, physical, blindRow, rolls.el);
+  fill(
+    root,
+    heading,
+    moveNote,
+    controls,
+    attackRow,
+    list,
+    result,
+    modifiers,
+    skillsBox,
+    chart,
+    physical,
+    blindRow,
+    rolls.el,
+  );
   let people = [];
   const healTargets = new Map(); // "character/skill" → whom it heals, kept across re-renders
   let pendingFocus = null; // after a roll: the choice whose button should have focus once the choices are redrawn
 
-  actorSel.addEventListener("change", () => { showSkills(); load(); });
+  actorSel.addEventListener("change", () => {
+    showSkills();
+    load();
+  });
   adv.addEventListener("change", load);
   dis.addEventListener("change", load);
   targetSel.addEventListener("change", load);
@@ -85,30 +135,74 @@ export function mountActions(root, ctx) {
   /** The acting character's Skills: [{talent, skill}] from its sheet in the view. */
   function skillsOf(name) {
     const c = (ctx.view?.characters || []).find((x) => x.name === name);
-    return (c?.sheet?.talents || []).flatMap((t) => (t.skills || []).map((skill) => ({ talent: t.name, skill })));
+    return (c?.sheet?.talents || []).flatMap((t) =>
+      (t.skills || []).map((skill) => ({ talent: t.name, skill })),
+    );
   }
-  const effectText = (e) => Object.entries(e || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "narrative";
+  const effectText = (e) =>
+    Object.entries(e || {})
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ") || "narrative";
   /** Modifier Skills ticked for `talent`. */
-  const chosenSkills = (talent) => [...skillsBox.querySelectorAll("input:checked")]
-    .filter((b) => b.dataset.talent === talent).map((b) => b.value);
+  const chosenSkills = (talent) =>
+    [...skillsBox.querySelectorAll("input:checked")]
+      .filter((b) => b.dataset.talent === talent)
+      .map((b) => b.value);
 
   function showSkills() {
     const all = skillsOf(actorSel.value);
-    const ticked = new Set([...skillsBox.querySelectorAll("input:checked")].map((b) => `${b.dataset.talent}/${b.value}`));
-    if (!all.length) { fill(skillsBox); return; }
-    fill(skillsBox, h("fieldset", h("legend", "Skills"),
-      h("div.row", all.filter((x) => x.skill.kind !== "advanced").map(({ talent, skill }) => h("label.check", {},
-        h("input", { type: "checkbox", value: skill.name, "data-talent": talent, checked: ticked.has(`${talent}/${skill.name}`),
-          onchange: load }),
-        `${skill.name} (${talent} · ${effectText(skill.effects)})`))),
-      h("p.small.muted", all.some((x) => x.skill.kind === "advanced") ? "Advanced Skills are actions of their own: see “Advanced Actions” below, each with its odds." : "")));
+    const ticked = new Set(
+      [...skillsBox.querySelectorAll("input:checked")].map((b) => `${b.dataset.talent}/${b.value}`),
+    );
+    if (!all.length) {
+      fill(skillsBox);
+      return;
+    }
+    fill(
+      skillsBox,
+      h(
+        "fieldset",
+        h("legend", "Skills"),
+        h(
+          "div.row",
+          all
+            .filter((x) => x.skill.kind !== "advanced")
+            .map(({ talent, skill }) =>
+              h(
+                "label.check",
+                {},
+                h("input", {
+                  type: "checkbox",
+                  value: skill.name,
+                  "data-talent": talent,
+                  checked: ticked.has(`${talent}/${skill.name}`),
+                  onchange: load,
+                }),
+                `${skill.name} (${talent} · ${effectText(skill.effects)})`,
+              ),
+            ),
+        ),
+        h(
+          "p.small.muted",
+          all.some((x) => x.skill.kind === "advanced")
+            ? "Advanced Skills are actions of their own: see “Advanced Actions” below, each with its odds."
+            : "",
+        ),
+      ),
+    );
   }
 
   async function load() {
     rolls.refresh();
     const character = actorSel.value;
     if (!character) {
-      fill(list, h("p.muted", ctx.role === "gm" ? "Add a character to act." : "Add a character to act: it appears here."));
+      fill(
+        list,
+        h(
+          "p.muted",
+          ctx.role === "gm" ? "Add a character to act." : "Add a character to act: it appears here.",
+        ),
+      );
       fill(chart);
       return;
     }
@@ -135,7 +229,12 @@ export function mountActions(root, ctx) {
       const odds = await ctx.table.odds(query);
       if (mine !== seq) return;
       if (/attack/.test(odds.situation || "")) {
-        const decisive = await ctx.table.odds({ ...query, target: odds.target, ability: odds.ability, situation: "decisive_attack" });
+        const decisive = await ctx.table.odds({
+          ...query,
+          target: odds.target,
+          ability: odds.ability,
+          situation: "decisive_attack",
+        });
         if (mine !== seq) return;
         odds.decisive = decisive.choices;
         odds.decisive_against = decisive.against;
@@ -148,7 +247,16 @@ export function mountActions(root, ctx) {
     } catch (err) {
       if (mine !== seq) return;
       lastOdds = null;
-      fill(list, h("p.muted", { id: "no-actions" }, err.status === 422 || err.status === 409 ? `Nothing to roll for now: ${err.message}` : `The odds cannot be shown right now: ${err.message}`));
+      fill(
+        list,
+        h(
+          "p.muted",
+          { id: "no-actions" },
+          err.status === 422 || err.status === 409
+            ? `Nothing to roll for now: ${err.message}`
+            : `The odds cannot be shown right now: ${err.message}`,
+        ),
+      );
       fill(chart);
       settleFocus();
     }
@@ -158,22 +266,49 @@ export function mountActions(root, ctx) {
   function advancedRows(odds) {
     const rows = odds.advanced || [];
     if (!rows.length) return null;
-    return h("div.stack", { id: "advanced" }, h("h3", "Advanced Actions"), rows.map((r) => {
-      // A healing Skill may heal someone else (II-SKILL-2 heal): pick whom.
-      const picked = healTargets.get(`${actorSel.value}/${r.skill}`) || actorSel.value;
-      const whom = r.effects?.heal ? h("select.small.inline", { "data-heal-target": r.skill, "aria-label": `Whom ${r.skill} heals`,
-        onchange: (e) => healTargets.set(`${actorSel.value}/${r.skill}`, e.target.value) },
-      (ctx.view?.characters || []).map((c) => h("option", { value: c.name, selected: c.name === picked }, c.name))) : null;
-      const text = r.rolled ? oddsText(r) : "no roll in a cooperative scene · uses up this scene's change";
-      return h("div.action", { "data-do": "use_skill", "data-skill": r.skill, "data-skill-talent": r.talent },
-        h("div",
-          h("div.title", `${r.label} (${r.talent} · ${effectText(r.effects)})`),
-          h("div.odds", h("strong", text), r.rolled ? ` · ${diceText(r)}` : "")),
-        h("div.action-buttons", whom,
-          r.can_act
-            ? h("button.small", { type: "button", class: "act", "data-skill": r.skill, onclick: () => useSkill(r, whom) }, "Use")
-            : h("span.small.muted.reason", r.reason)));
-    }));
+    return h(
+      "div.stack",
+      { id: "advanced" },
+      h("h3", "Advanced Actions"),
+      rows.map((r) => {
+        // A healing Skill may heal someone else (II-SKILL-2 heal): pick whom.
+        const picked = healTargets.get(`${actorSel.value}/${r.skill}`) || actorSel.value;
+        const whom = r.effects?.heal
+          ? h(
+              "select.small.inline",
+              {
+                "data-heal-target": r.skill,
+                "aria-label": `Whom ${r.skill} heals`,
+                onchange: (e) => healTargets.set(`${actorSel.value}/${r.skill}`, e.target.value),
+              },
+              (ctx.view?.characters || []).map((c) =>
+                h("option", { value: c.name, selected: c.name === picked }, c.name),
+              ),
+            )
+          : null;
+        const text = r.rolled ? oddsText(r) : "no roll in a cooperative scene · uses up this scene's change";
+        return h(
+          "div.action",
+          { "data-do": "use_skill", "data-skill": r.skill, "data-skill-talent": r.talent },
+          h(
+            "div",
+            h("div.title", `${r.label} (${r.talent} · ${effectText(r.effects)})`),
+            h("div.odds", h("strong", text), r.rolled ? ` · ${diceText(r)}` : ""),
+          ),
+          h(
+            "div.action-buttons",
+            whom,
+            r.can_act
+              ? h(
+                  "button.small",
+                  { type: "button", class: "act", "data-skill": r.skill, onclick: () => useSkill(r, whom) },
+                  "Use",
+                )
+              : h("span.small.muted.reason", r.reason),
+          ),
+        );
+      }),
+    );
   }
 
   async function useSkill(row, whom) {
@@ -201,58 +336,118 @@ export function mountActions(root, ctx) {
   function show(odds) {
     const situation = odds.situation;
     const cooperative = ctx.view?.scene?.kind === "cooperative";
-    heading.textContent = situation && !cooperative ? `Actions — ${SITUATION_WORDS[situation] || situation}` : "Actions";
+    heading.textContent =
+      situation && !cooperative ? `Actions — ${SITUATION_WORDS[situation] || situation}` : "Actions";
     const choices = odds.choices || [];
     if (cooperative || !choices.length) {
-      const why = cooperative ? "A cooperative scene: no obstacles, no rolls." : "Nothing to roll for right now.";
+      const why = cooperative
+        ? "A cooperative scene: no obstacles, no rolls."
+        : "Nothing to roll for right now.";
       fill(list, h("p.muted", { id: "no-actions" }, why), advancedRows(odds));
       fill(chart);
       settleFocus();
       return;
     }
     // II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1: the odds stay on screen, but no button the server would refuse.
-    const blocked = odds.can_act === false ? h("p.muted", { id: "no-actions" }, `Nothing to act on now: ${odds.reason}.`) : null;
+    const blocked =
+      odds.can_act === false
+        ? h("p.muted", { id: "no-actions" }, `Nothing to act on now: ${odds.reason}.`)
+        : null;
     const decisiveDo = /attack/.test(situation) ? "decisive_attack" : "decisive_action";
     const decisiveAgainst = (c) => c.against ?? odds.decisive_against;
-    const all = [...choices.map((c) => ({ ...c, do: situation })),
-      ...(odds.decisive || []).map((c) => ({ ...c, do: decisiveDo,
-        label: `Decisive: ${c.label || c.talent}${decisiveAgainst(c) ? ` (needs ${decisiveAgainst(c)})` : ""}` }))];
+    const all = [
+      ...choices.map((c) => ({ ...c, do: situation })),
+      ...(odds.decisive || []).map((c) => ({
+        ...c,
+        do: decisiveDo,
+        label: `Decisive: ${c.label || c.talent}${decisiveAgainst(c) ? ` (needs ${decisiveAgainst(c)})` : ""}`,
+      })),
+    ];
     const key = (c) => `${c.do}:${c.choice}:${c.talent || ""}`;
     const focused = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const actor = actorSel.value;
-    if (!chosen || !all.some((c) => key(c) === chosen)) chosen = key(all.find((c) => c.choice !== "auto") || all[0]);
-    fill(list, all.map((c) => {
-      const isChosen = key(c) === chosen;
-      return h(`div.action${isChosen ? ".chosen" : ""}`, { "data-do": c.do, "data-choice": c.choice, "data-talent": c.talent || "" },
-        h("div",
-          h("div.title", c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`), c.skills ? h("span.small.muted", ` with ${c.skills.join(", ")}`) : null),
-          h("div.odds", h("strong", oddsText(c)), diceText(c) ? ` · ${diceText(c)}` : "", " ", costBadge(c, odds.advice))),
-        h("div.action-buttons",
-          c.distribution ? h("button.ghost.small", {
-            type: "button", "aria-pressed": isChosen ? "true" : "false",
-            onclick: () => { chosen = key(c); show(odds); },
-          }, "Odds chart") : null,
-          blocked ? null : h("button.small", { type: "button", class: "act", "data-key": key(c), onclick: () => act(c.do, c, odds) },
-            c.choice === "auto" ? "Take it" : `Roll ${c.do.startsWith("decisive") ? "Decisive " : ""}${c.talent || ""}`.trim(),
-            h("span.sr-only", ` for ${actor}${odds.target ? ` at ${odds.target}` : ""}`))));
-    }), advancedRows(odds));
+    if (!chosen || !all.some((c) => key(c) === chosen))
+      chosen = key(all.find((c) => c.choice !== "auto") || all[0]);
+    fill(
+      list,
+      all.map((c) => {
+        const isChosen = key(c) === chosen;
+        return h(
+          `div.action${isChosen ? ".chosen" : ""}`,
+          { "data-do": c.do, "data-choice": c.choice, "data-talent": c.talent || "" },
+          h(
+            "div",
+            h(
+              "div.title",
+              c.label || (c.choice === "auto" ? "Auto" : `Roll ${c.talent}`),
+              c.skills ? h("span.small.muted", ` with ${c.skills.join(", ")}`) : null,
+            ),
+            h(
+              "div.odds",
+              h("strong", oddsText(c)),
+              diceText(c) ? ` · ${diceText(c)}` : "",
+              " ",
+              costBadge(c, odds.advice),
+            ),
+          ),
+          h(
+            "div.action-buttons",
+            c.distribution
+              ? h(
+                  "button.ghost.small",
+                  {
+                    type: "button",
+                    "aria-pressed": isChosen ? "true" : "false",
+                    onclick: () => {
+                      chosen = key(c);
+                      show(odds);
+                    },
+                  },
+                  "Odds chart",
+                )
+              : null,
+            blocked
+              ? null
+              : h(
+                  "button.small",
+                  { type: "button", class: "act", "data-key": key(c), onclick: () => act(c.do, c, odds) },
+                  c.choice === "auto"
+                    ? "Take it"
+                    : `Roll ${c.do.startsWith("decisive") ? "Decisive " : ""}${c.talent || ""}`.trim(),
+                  h("span.sr-only", ` for ${actor}${odds.target ? ` at ${odds.target}` : ""}`),
+                ),
+          ),
+        );
+      }),
+      advancedRows(odds),
+    );
     const note = adviceNote(odds);
     if (note) list.prepend(note);
     if (blocked) list.prepend(blocked);
     const wanted = focused || pendingFocus;
     if (wanted) {
-      const again = list.querySelector(`button.act[data-key="${CSS.escape(wanted)}"]`) || list.querySelector("button.act");
+      const again =
+        list.querySelector(`button.act[data-key="${CSS.escape(wanted)}"]`) ||
+        list.querySelector("button.act");
       if (again) again.focus();
       else if (pendingFocus) result.focus();
     }
     pendingFocus = null;
     const pick = all.find((c) => key(c) === chosen);
-    facesHint.textContent = pick && pick.choice !== "auto"
-      ? `${pick.label || pick.talent}: enter ${pick.d6} chain${pick.d6 === 1 ? "" : "s"} of d6, then ${(pick.talent_dice || []).join(", ") || "no Talent dice"} — ${pick.d6 + (pick.talent_dice || []).length} chains in all.`
-      : "";
+    facesHint.textContent =
+      pick && pick.choice !== "auto"
+        ? `${pick.label || pick.talent}: enter ${pick.d6} chain${pick.d6 === 1 ? "" : "s"} of d6, then ${(pick.talent_dice || []).join(", ") || "no Talent dice"} — ${pick.d6 + (pick.talent_dice || []).length} chains in all.`
+        : "";
     if (pick && pick.distribution) {
-      fill(chart, h("p.small.muted", `${pick.label || pick.talent}: chance of each total (success shaded)`),
-        distributionChart(pick.distribution, { threshold: pick.against ?? 20, capped: true, title: `Distribution of ${pick.label}` }));
+      fill(
+        chart,
+        h("p.small.muted", `${pick.label || pick.talent}: chance of each total (success shaded)`),
+        distributionChart(pick.distribution, {
+          threshold: pick.against ?? 20,
+          capped: true,
+          title: `Distribution of ${pick.label}`,
+        }),
+      );
     } else {
       fill(chart);
     }
@@ -263,7 +458,10 @@ export function mountActions(root, ctx) {
     const mySide = (people.find((p) => p.name === actorSel.value) || {}).side;
     const others = people.filter((p) => p.side !== mySide).map((p) => p.name);
     const was = odds.target;
-    fill(targetSel, others.map((n) => h("option", { value: n }, n)));
+    fill(
+      targetSel,
+      others.map((n) => h("option", { value: n }, n)),
+    );
     if (others.includes(was)) targetSel.value = was;
     abilitySel.value = odds.ability || abilitySel.value;
   }
@@ -298,16 +496,26 @@ export function mountActions(root, ctx) {
 
   return {
     refresh(view, actors) {
-      const enemies = (view.scene?.conflict?.enemies || []).filter((e) => !e.out).map((e) => ({ name: e.name, side: "opposition" }));
+      const enemies = (view.scene?.conflict?.enemies || [])
+        .filter((e) => !e.out)
+        .map((e) => ({ name: e.name, side: "opposition" }));
       // II-FLOW-4: only those still in the fight are targets (a character out of it, or taken out and not
       // healed since, is no target the server would take).
       const conflict = view.scene?.conflict;
       const present = view.scene?.present || null;
-      const fighting = (c) => !(conflict?.out || []).includes(c.name) && (c.max_hits === undefined || c.wounds < c.max_hits)
-        && (!present || present.includes(c.name));
-      people = [...(view.characters || []).filter(fighting).map((c) => ({ name: c.name, side: "characters" })), ...enemies];
+      const fighting = (c) =>
+        !(conflict?.out || []).includes(c.name) &&
+        (c.max_hits === undefined || c.wounds < c.max_hits) &&
+        (!present || present.includes(c.name));
+      people = [
+        ...(view.characters || []).filter(fighting).map((c) => ({ name: c.name, side: "characters" })),
+        ...enemies,
+      ];
       const current = actorSel.value;
-      fill(actorSel, actors.map((name) => h("option", { value: name }, name)));
+      fill(
+        actorSel,
+        actors.map((name) => h("option", { value: name }, name)),
+      );
       if (actors.includes(current)) actorSel.value = current;
       root.hidden = false;
       // The GM's switch: when only the GM enters physical dice, a player's page offers no faces to type.

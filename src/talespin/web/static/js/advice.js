@@ -13,18 +13,29 @@ function objectiveWords(advice) {
 export function costBadge(choice, advice) {
   if (!advice || choice.cost_vs_best === undefined || choice.cost_vs_best === null) return null;
   if (choice.optimal) {
-    return h("span.badge.good.best-choice", { title: `The best action now (${objectiveWords(advice)}, exact)` }, "★ Best");
+    return h(
+      "span.badge.good.best-choice",
+      { title: `The best action now (${objectiveWords(advice)}, exact)` },
+      "★ Best",
+    );
   }
-  const cost = advice.objective === "crisis"
-    ? `+${num(choice.cost_vs_best, 2)} Crisis vs best`
-    : `−${pct(choice.cost_vs_best)} chance vs best`;
+  const cost =
+    advice.objective === "crisis"
+      ? `+${num(choice.cost_vs_best, 2)} Crisis vs best`
+      : `−${pct(choice.cost_vs_best)} chance vs best`;
   return h("span.badge.warn.choice-cost", cost);
 }
 
 /** The line above the choices: the best action of anyone present, or why there is no advice. */
 export function adviceNote(odds) {
   if (odds.advice === undefined) return null;
-  if (!odds.advice) return h("p.small.muted", { id: "advice-note" }, `No best-play advice: ${odds.advice_reason}.`);
-  return h("p.small", { id: "advice-note" },
-    h("strong", "Best play now: "), odds.advice.best, ` — ${objectiveWords(odds.advice)}, solved exactly.`);
+  if (!odds.advice)
+    return h("p.small.muted", { id: "advice-note" }, `No best-play advice: ${odds.advice_reason}.`);
+  return h(
+    "p.small",
+    { id: "advice-note" },
+    h("strong", "Best play now: "),
+    odds.advice.best,
+    ` — ${objectiveWords(odds.advice)}, solved exactly.`,
+  );
 }

@@ -4,7 +4,12 @@
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
-    super(err.message || (status >= 500 ? "The server met a problem it did not expect; try again." : `The request was refused (HTTP ${status}).`));
+    super(
+      err.message ||
+        (status >= 500
+          ? "The server met a problem it did not expect; try again."
+          : `The request was refused (HTTP ${status}).`),
+    );
     this.status = status;
     this.code = err.code || String(status);
     this.rule = err.rule || null;
@@ -13,7 +18,8 @@ export class ApiError extends Error {
 }
 
 /** The words a person reads when the server cannot be reached (instead of the browser's "Failed to fetch"). */
-export const UNREACHABLE = "The table's server cannot be reached right now. Check your connection; nothing was lost, try again in a moment.";
+export const UNREACHABLE =
+  "The table's server cannot be reached right now. Check your connection; nothing was lost, try again in a moment.";
 
 /** fetch(), but a network failure becomes an ApiError (status 0) in plain words. */
 async function reach(path, options) {
@@ -57,11 +63,19 @@ export class Table {
     this.token = token;
     this.base = `/api/campaigns/${encodeURIComponent(campaignId)}`;
   }
-  state() { return request("GET", `${this.base}/state`, { token: this.token }); }
-  events(after = 0) { return request("GET", `${this.base}/events?after=${after}`, { token: this.token }); }
-  odds(query) { return request("POST", `${this.base}/odds`, { token: this.token, body: query }); }
+  state() {
+    return request("GET", `${this.base}/state`, { token: this.token });
+  }
+  events(after = 0) {
+    return request("GET", `${this.base}/events?after=${after}`, { token: this.token });
+  }
+  odds(query) {
+    return request("POST", `${this.base}/odds`, { token: this.token, body: query });
+  }
   /** The GM's fresh invite: {invite_token, invite_link}; the previous invite stops working. */
-  renewInvite() { return request("POST", `${this.base}/invite`, { token: this.token }); }
+  renewInvite() {
+    return request("POST", `${this.base}/invite`, { token: this.token });
+  }
   /** One command; each carries a fresh nonce, this page's share of any server dice it rolls. */
   command(command, expectedVersion) {
     return request("POST", `${this.base}/commands`, {
@@ -76,12 +90,20 @@ export class Table {
     return request("POST", `${this.base}/chat`, { token: this.token, body });
   }
   /** The GM takes a player's seat away: their link stops working, their characters pass to the GM. */
-  removePlayer(playerId) { return request("POST", `${this.base}/seats/remove`, { token: this.token, body: { player_id: playerId } }); }
+  removePlayer(playerId) {
+    return request("POST", `${this.base}/seats/remove`, { token: this.token, body: { player_id: playerId } });
+  }
   /** The GM hands a character to a player (`to`: a player id, or null for the GM). */
-  handCharacter(character, to) { return request("POST", `${this.base}/seats/hand`, { token: this.token, body: { character, to } }); }
-  exportUrl(format) { return `${this.base}/export?format=${format}`; }
+  handCharacter(character, to) {
+    return request("POST", `${this.base}/seats/hand`, { token: this.token, body: { character, to } });
+  }
+  exportUrl(format) {
+    return `${this.base}/export?format=${format}`;
+  }
   async exportText(format) {
-    const response = await reach(this.exportUrl(format), { headers: { Authorization: `Bearer ${this.token}` } });
+    const response = await reach(this.exportUrl(format), {
+      headers: { Authorization: `Bearer ${this.token}` },
+    });
     if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
     return response.text();
   }

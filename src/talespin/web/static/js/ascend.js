@@ -10,7 +10,10 @@ import { fill, h, parseFaces, pct } from "./ui.js";
 const NONE = "";
 
 function options(entries, noneLabel) {
-  return [h("option", { value: NONE }, noneLabel), ...entries.map(([n, r]) => h("option", { value: n }, `${n} (${r})`))];
+  return [
+    h("option", { value: NONE }, noneLabel),
+    ...entries.map(([n, r]) => h("option", { value: n }, `${n} (${r})`)),
+  ];
 }
 
 /** mountAscend(root, ctx): ctx = {table, role, send, say}. Returns {refresh(view, actors)}. */
@@ -26,10 +29,13 @@ export function mountAscend(root, ctx) {
   const testedSel = h("select", { id: "tested" });
   const difficulty = h("input", { id: "difficulty", type: "number", min: 0, value: "0" });
   const required = h("input", { id: "required", type: "number", min: 1, value: "1" });
-  const narration = h("select", { id: "narration" },
+  const narration = h(
+    "select",
+    { id: "narration" },
     h("option", { value: "none" }, "No narration"),
     h("option", { value: "narrated" }, "Narrated: Invoke 1 more"),
-    h("option", { value: "exceptional" }, "Exceptional: Invoke 2 more"));
+    h("option", { value: "exceptional" }, "Exceptional: Invoke 2 more"),
+  );
   const traitSel = h("select", { id: "trait" });
   const bgSel = h("select", { id: "background" });
   const aidSel = h("select", { id: "aid" });
@@ -37,7 +43,12 @@ export function mountAscend(root, ctx) {
   const faces = h("input", { id: "ascend-faces", placeholder: "e.g. 0 3 9 4 7 2", autocomplete: "off" });
   const blind = h("input", { id: "ascend-blind", type: "checkbox" });
   const stepBox = h("input", { id: "extended-step", type: "checkbox", checked: true });
-  const stepRow = h("label.check", { hidden: true }, stepBox, h("span", { id: "extended-label" }, "Count this Test toward the extended Test"));
+  const stepRow = h(
+    "label.check",
+    { hidden: true },
+    stepBox,
+    h("span", { id: "extended-label" }, "Count this Test toward the extended Test"),
+  );
   const current = h("div", { id: "test-odds", "aria-live": "polite" });
   const opposed = h("input", { id: "opposed", type: "checkbox" });
   const opposedOdds = h("p.odds", { id: "opposed-odds", "aria-live": "polite" });
@@ -49,11 +60,20 @@ export function mountAscend(root, ctx) {
   const result = resultPanel();
   const rollButton = h("button", { type: "button", id: "roll-test", onclick: roll }, "Roll the Test");
   // AS-POOL-3: exceptional narration is the GM's award; a player asks for it.
-  const askButton = h("button.secondary.small", { type: "button", id: "ask-exceptional", onclick: ask }, "Ask the GM for exceptional narration");
+  const askButton = h(
+    "button.secondary.small",
+    { type: "button", id: "ask-exceptional", onclick: ask },
+    "Ask the GM for exceptional narration",
+  );
   const awardStatus = h("span.small.muted", { id: "exceptional-status" });
-  const physicalBox = h("details", h("summary", "Physical dice"), h("label", "Faces of the d10s, read 0–9, one per die", faces));
+  const physicalBox = h(
+    "details",
+    h("summary", "Physical dice"),
+    h("label", "Faces of the d10s, read 0–9, one per die", faces),
+  );
   // Phone first: what is tested, its odds, the Roll button and the result; the Dice Pool's parts below.
-  fill(root,
+  fill(
+    root,
     h("h2", "Test"),
     waiting,
     h("div.row", h("label", "Hero", heroSel), h("label", "Tested", testedSel)),
@@ -61,8 +81,13 @@ export function mountAscend(root, ctx) {
     h("div.row", rollButton),
     result,
     h("div.row", h("label", "Difficulty", difficulty), h("label", "Successes needed", required)),
-    h("div.row", h("label", "Trait", traitSel), h("label", "Background", bgSel), h("label", "Aid", aidSel),
-      h("label", "Narration", narration)),
+    h(
+      "div.row",
+      h("label", "Trait", traitSel),
+      h("label", "Background", bgSel),
+      h("label", "Aid", aidSel),
+      h("label", "Narration", narration),
+    ),
     h("div.row", askButton, awardStatus),
     invokeBox,
     opposedRow,
@@ -72,19 +97,30 @@ export function mountAscend(root, ctx) {
     h("label.check", { hidden: ctx.role !== "gm" }, blind, "Blind roll"),
     stepRow,
     h("h3", "Advice: the best Dice Pools for this Test"),
-    adviceEl);
+    adviceEl,
+  );
 
   const $label = () => stepRow.querySelector("#extended-label");
   const sheet = () => (heroes.find((x) => (x.sheet || x).name === heroSel.value) || {}).sheet || {};
 
   function fillHero() {
     const s = sheet();
-    const tested = [...Object.entries(s.skills || {}).map(([n, r]) => h("option", { value: `skill:${n}` }, `Skill: ${n} (${r})`)),
-      ...Object.entries(s.convictions || {}).map(([n, r]) => h("option", { value: `conviction:${n}` }, `Conviction: ${n} (${r})`))];
+    const tested = [
+      ...Object.entries(s.skills || {}).map(([n, r]) =>
+        h("option", { value: `skill:${n}` }, `Skill: ${n} (${r})`),
+      ),
+      ...Object.entries(s.convictions || {}).map(([n, r]) =>
+        h("option", { value: `conviction:${n}` }, `Conviction: ${n} (${r})`),
+      ),
+    ];
     const keep = testedSel.value;
     fill(testedSel, tested);
     if ([...testedSel.options].some((o) => o.value === keep)) testedSel.value = keep;
-    for (const [sel, kind, none] of [[traitSel, "traits", "No Trait"], [bgSel, "backgrounds", "No Background"], [aidSel, "aids", "No Aid"]]) {
+    for (const [sel, kind, none] of [
+      [traitSel, "traits", "No Trait"],
+      [bgSel, "backgrounds", "No Background"],
+      [aidSel, "aids", "No Aid"],
+    ]) {
       const was = sel.value;
       fill(sel, options(Object.entries(s[kind] || {}), none));
       if ([...sel.options].some((o) => o.value === was)) sel.value = was;
@@ -100,11 +136,21 @@ export function mountAscend(root, ctx) {
     const asked = (view.requests || []).includes(hero);
     const option = [...narration.options].find((o) => o.value === "exceptional");
     option.disabled = !awarded;
-    option.textContent = awarded ? "Exceptional: Invoke 2 more" : "Exceptional: Invoke 2 more (the GM's award)";
-    if (!awarded && narration.value === "exceptional") { narration.value = "narrated"; fillInvokes(); }
+    option.textContent = awarded
+      ? "Exceptional: Invoke 2 more"
+      : "Exceptional: Invoke 2 more (the GM's award)";
+    if (!awarded && narration.value === "exceptional") {
+      narration.value = "narrated";
+      fillInvokes();
+    }
     askButton.hidden = !hero || awarded || asked || claimable;
-    awardStatus.textContent = claimable ? "" : awarded ? `The GM awarded ${hero} exceptional narration for the next Test.`
-      : asked ? `${hero} asked for exceptional narration: waiting for the GM.` : "";
+    awardStatus.textContent = claimable
+      ? ""
+      : awarded
+        ? `The GM awarded ${hero} exceptional narration for the next Test.`
+        : asked
+          ? `${hero} asked for exceptional narration: waiting for the GM.`
+          : "";
   }
 
   async function ask() {
@@ -116,32 +162,68 @@ export function mountAscend(root, ctx) {
     const used = new Set([traitSel.value, bgSel.value, aidSel.value].filter(Boolean));
     const allowed = narration.value === "exceptional" ? 2 : narration.value === "narrated" ? 1 : 0;
     const checked = new Set([...invokeBox.querySelectorAll("input:checked")].map((i) => i.value));
-    const items = ["traits", "backgrounds", "aids"].flatMap((k) => Object.entries(s[k] || {}).map(([n, r]) => [k, n, r]));
-    fill(invokeBox, h("legend", allowed ? `Invoke up to ${allowed} more (narration)` : "Invoke (narrate the action to Invoke)"),
-      h("div.row", items.filter(([, n]) => !used.has(n)).map(([k, n, r]) => h("label.check", {},
-        h("input", { type: "checkbox", value: n, "data-kind": k, disabled: !allowed, checked: allowed && checked.has(n),
-          onchange: () => { limitInvokes(allowed); showCurrent(); } }), `${n} (${r})`))));
+    const items = ["traits", "backgrounds", "aids"].flatMap((k) =>
+      Object.entries(s[k] || {}).map(([n, r]) => [k, n, r]),
+    );
+    fill(
+      invokeBox,
+      h(
+        "legend",
+        allowed ? `Invoke up to ${allowed} more (narration)` : "Invoke (narrate the action to Invoke)",
+      ),
+      h(
+        "div.row",
+        items
+          .filter(([, n]) => !used.has(n))
+          .map(([k, n, r]) =>
+            h(
+              "label.check",
+              {},
+              h("input", {
+                type: "checkbox",
+                value: n,
+                "data-kind": k,
+                disabled: !allowed,
+                checked: allowed && checked.has(n),
+                onchange: () => {
+                  limitInvokes(allowed);
+                  showCurrent();
+                },
+              }),
+              `${n} (${r})`,
+            ),
+          ),
+      ),
+    );
   }
 
   function limitInvokes(allowed) {
     const boxes = [...invokeBox.querySelectorAll("input")];
     const n = boxes.filter((b) => b.checked).length;
-    boxes.forEach((b) => { b.disabled = !b.checked && n >= allowed; });
+    boxes.forEach((b) => {
+      b.disabled = !b.checked && n >= allowed;
+    });
   }
 
   function query() {
     const [kind, name] = testedSel.value.split(/:(.*)/s);
-    return { hero: heroSel.value, [kind]: name, difficulty: Number(difficulty.value) || 0,
-      required: Math.max(1, Number(required.value) || 1), narration: narration.value };
+    return {
+      hero: heroSel.value,
+      [kind]: name,
+      difficulty: Number(difficulty.value) || 0,
+      required: Math.max(1, Number(required.value) || 1),
+      narration: narration.value,
+    };
   }
 
   const invokes = () => [...invokeBox.querySelectorAll("input:checked")].map((i) => i.value);
   /** The Invoked items as a command names them: by kind when the hero has the name in two kinds (AS-POOL-1). */
-  const invokeEntries = () => [...invokeBox.querySelectorAll("input:checked")].map((i) => {
-    const s = sheet();
-    const kinds = ["traits", "backgrounds", "aids"].filter((k) => i.value in (s[k] || {}));
-    return kinds.length > 1 ? { [i.dataset.kind.replace(/s$/, "")]: i.value } : i.value;
-  });
+  const invokeEntries = () =>
+    [...invokeBox.querySelectorAll("input:checked")].map((i) => {
+      const s = sheet();
+      const kinds = ["traits", "backgrounds", "aids"].filter((k) => i.value in (s[k] || {}));
+      return kinds.length > 1 ? { [i.dataset.kind.replace(/s$/, "")]: i.value } : i.value;
+    });
 
   async function load() {
     if (!heroSel.value || !testedSel.value) {
@@ -164,24 +246,70 @@ export function mountAscend(root, ctx) {
   function matches(row) {
     const same = (a, b) => (a || NONE) === (b || NONE);
     const inv = [...(row.invoke || [])].sort().join("|");
-    return same(row.trait, traitSel.value) && same(row.background, bgSel.value) && same(row.aid, aidSel.value)
-      && inv === invokes().sort().join("|");
+    return (
+      same(row.trait, traitSel.value) &&
+      same(row.background, bgSel.value) &&
+      same(row.aid, aidSel.value) &&
+      inv === invokes().sort().join("|")
+    );
   }
 
   function showAdvice() {
     const rows = (advice?.advice || []).slice(0, 8);
-    if (!rows.length) { fill(adviceEl, h("p.muted", "No Dice Pool is possible.")); return; }
+    if (!rows.length) {
+      fill(adviceEl, h("p.muted", "No Dice Pool is possible."));
+      return;
+    }
     // The best pool is marked and every other says what it gives up; during an extended Test, each pool's
     // chance to reach the goal in the Tests left (AS-ODDS-2) if every one of them is rolled with it.
     const ext = advice.extended;
-    const goalHead = ext ? [`Goal (${ext.successes_needed} more${ext.tests_left === null ? "" : ` in ${ext.tests_left}`})`] : [];
-    fill(adviceEl, h("table.advice", h("thead", h("tr", ["Pool", "Trait", "Background", "Aid", "Invoke", "Success", "vs best", ...goalHead].map((t) => h("th", { scope: "col" }, t)), h("th", { scope: "col" }, h("span.sr-only", "Use this pool")))),
-      h("tbody", rows.map((r, i) => h(`tr${i === 0 ? ".best" : ""}`,
-        h("td", `${r.pool}d10`), h("td", r.trait || "–"), h("td", r.background || "–"), h("td", r.aid || "–"),
-        h("td", (r.invoke || []).join(", ") || "–"), h("td", h("strong", pct(r.p_success))),
-        h("td.vs-best", r.optimal ? h("span.badge.good.best-choice", "★ Best") : `−${pct(r.cost_vs_best)}`),
-        ext ? h("td.reach-goal", pct(r.p_reach_goal)) : null,
-        h("td", h("button.ghost.small", { type: "button", onclick: () => use(r) }, "Use", h("span.sr-only", ` ${r.pool}d10${r.trait ? ` with ${r.trait}` : ""}`))))))));
+    const goalHead = ext
+      ? [`Goal (${ext.successes_needed} more${ext.tests_left === null ? "" : ` in ${ext.tests_left}`})`]
+      : [];
+    fill(
+      adviceEl,
+      h(
+        "table.advice",
+        h(
+          "thead",
+          h(
+            "tr",
+            ["Pool", "Trait", "Background", "Aid", "Invoke", "Success", "vs best", ...goalHead].map((t) =>
+              h("th", { scope: "col" }, t),
+            ),
+            h("th", { scope: "col" }, h("span.sr-only", "Use this pool")),
+          ),
+        ),
+        h(
+          "tbody",
+          rows.map((r, i) =>
+            h(
+              `tr${i === 0 ? ".best" : ""}`,
+              h("td", `${r.pool}d10`),
+              h("td", r.trait || "–"),
+              h("td", r.background || "–"),
+              h("td", r.aid || "–"),
+              h("td", (r.invoke || []).join(", ") || "–"),
+              h("td", h("strong", pct(r.p_success))),
+              h(
+                "td.vs-best",
+                r.optimal ? h("span.badge.good.best-choice", "★ Best") : `−${pct(r.cost_vs_best)}`,
+              ),
+              ext ? h("td.reach-goal", pct(r.p_reach_goal)) : null,
+              h(
+                "td",
+                h(
+                  "button.ghost.small",
+                  { type: "button", onclick: () => use(r) },
+                  "Use",
+                  h("span.sr-only", ` ${r.pool}d10${r.trait ? ` with ${r.trait}` : ""}`),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
   }
 
   function use(r) {
@@ -190,7 +318,9 @@ export function mountAscend(root, ctx) {
     aidSel.value = r.aid || NONE;
     fillInvokes();
     const want = new Set(r.invoke || []);
-    invokeBox.querySelectorAll("input").forEach((b) => { b.checked = want.has(b.value); });
+    invokeBox.querySelectorAll("input").forEach((b) => {
+      b.checked = want.has(b.value);
+    });
     limitInvokes(narration.value === "exceptional" ? 2 : narration.value === "narrated" ? 1 : 0);
     showCurrent();
   }
@@ -203,10 +333,24 @@ export function mountAscend(root, ctx) {
       fill(current, h("p.odds", "This Dice Pool is not among the legal choices for this Test."));
       return;
     }
-    fill(current,
-      h("p.odds", h("strong", `${row.pool}d10 · target ${target} · ${pct(row.p_success)} chance of ${advice.required ?? 1}+ successes`),
-        row.optimal === false ? ` · ${pct(row.cost_vs_best)} less than the best pool` : row.optimal ? " · the best pool" : ""),
-      row.distribution ? distributionChart(row.distribution, { threshold: advice.required ?? 1, title: "Successes" }) : null);
+    fill(
+      current,
+      h(
+        "p.odds",
+        h(
+          "strong",
+          `${row.pool}d10 · target ${target} · ${pct(row.p_success)} chance of ${advice.required ?? 1}+ successes`,
+        ),
+        row.optimal === false
+          ? ` · ${pct(row.cost_vs_best)} less than the best pool`
+          : row.optimal
+            ? " · the best pool"
+            : "",
+      ),
+      row.distribution
+        ? distributionChart(row.distribution, { threshold: advice.required ?? 1, title: "Successes" })
+        : null,
+    );
   }
 
   /** P(win), P(tie), P(lose) of the opposed Test as built (AS-ODDS-2), before anyone rolls. */
@@ -217,17 +361,26 @@ export function mountAscend(root, ctx) {
     }
     defender.el.hidden = !opposed.checked;
     defender.setChoosing(chooses(defender.hero()));
-    if (!opposed.checked || !testedSel.value) { fill(opposedOdds); return; }
+    if (!opposed.checked || !testedSel.value) {
+      fill(opposedOdds);
+      return;
+    }
     if (!defender.choosing()) {
       fill(opposedOdds, `The odds of winning show once ${defender.hero()}'s side is chosen.`);
       return;
     }
-    if (!defender.ready()) { fill(opposedOdds); return; }
+    if (!defender.ready()) {
+      fill(opposedOdds);
+      return;
+    }
     const mine = numbers(sheet(), built());
     try {
       const odds = await ctx.table.odds({ kind: "opposed", attacker: mine, defender: defender.numbers() });
-      fill(opposedOdds, h("strong", `Win ${pct(odds.p_win)} · tie ${pct(odds.p_tie)} · lose ${pct(odds.p_lose)}`),
-        ` (${mine.pool}d10 against ${defender.numbers().pool}d10)`);
+      fill(
+        opposedOdds,
+        h("strong", `Win ${pct(odds.p_win)} · tie ${pct(odds.p_tie)} · lose ${pct(odds.p_lose)}`),
+        ` (${mine.pool}d10 against ${defender.numbers().pool}d10)`,
+      );
     } catch (err) {
       fill(opposedOdds, `Odds unavailable: ${err.message}`);
     }
@@ -238,7 +391,13 @@ export function mountAscend(root, ctx) {
   const chooses = (hero) => (ctx.role === "gm" ? !ctx.owners?.[hero] : controlled.has(hero));
 
   /** The Test as built here, without its dice (for odds). */
-  const built = () => ({ ...query(), trait: traitSel.value, background: bgSel.value, aid: aidSel.value, invoke: invokeEntries() });
+  const built = () => ({
+    ...query(),
+    trait: traitSel.value,
+    background: bgSel.value,
+    aid: aidSel.value,
+    invoke: invokeEntries(),
+  });
 
   /** {rating, difficulty, pool} of a Test spec for a sheet, as the odds endpoint takes them. */
   function numbers(s, test) {
@@ -246,24 +405,40 @@ export function mountAscend(root, ctx) {
     const rating = Number(((kind === "skill" ? s.skills : s.convictions) || {})[test[kind]] ?? 0);
     const rated = (k, v) => Number((s[k] || {})[v] ?? 0);
     const one = (entry) => {
-      if (entry && typeof entry === "object") { const [[k, n]] = Object.entries(entry); return rated(`${k}s`, n); }
+      if (entry && typeof entry === "object") {
+        const [[k, n]] = Object.entries(entry);
+        return rated(`${k}s`, n);
+      }
       return Math.max(rated("traits", entry), rated("backgrounds", entry), rated("aids", entry));
     };
-    const pool = rated("traits", test.trait) + rated("backgrounds", test.background) + rated("aids", test.aid)
-      + (test.invoke || []).reduce((sum, entry) => sum + one(entry), 0);
+    const pool =
+      rated("traits", test.trait) +
+      rated("backgrounds", test.background) +
+      rated("aids", test.aid) +
+      (test.invoke || []).reduce((sum, entry) => sum + one(entry), 0);
     return { rating, difficulty: Number(test.difficulty) || 0, pool };
   }
 
   /** Defending: the proposed attacker's numbers against the side being built here, before the roll. */
   async function showDefence() {
-    if (!testedSel.value) { fill(opposedOdds); return; }
-    const attackerSheet = ((view.heroes || []).find((x) => (x.sheet || x).name === pending.attacker.hero) || {}).sheet || {};
+    if (!testedSel.value) {
+      fill(opposedOdds);
+      return;
+    }
+    const attackerSheet =
+      ((view.heroes || []).find((x) => (x.sheet || x).name === pending.attacker.hero) || {}).sheet || {};
     const them = numbers(attackerSheet, pending.attacker);
     const mine = numbers(sheet(), built());
     try {
       const odds = await ctx.table.odds({ kind: "opposed", attacker: them, defender: mine });
-      fill(opposedOdds, h("strong", `You hold ${pct(odds.p_lose + odds.p_tie)} · ${pending.attacker.hero} wins ${pct(odds.p_win)}`),
-        ` (${mine.pool}d10 against ${them.pool}d10; a tie goes to the ${ctx.variant?.opposed?.tie === "reroll" ? "reroll" : "defender"})`);
+      fill(
+        opposedOdds,
+        h(
+          "strong",
+          `You hold ${pct(odds.p_lose + odds.p_tie)} · ${pending.attacker.hero} wins ${pct(odds.p_win)}`,
+        ),
+        ` (${mine.pool}d10 against ${them.pool}d10; a tie goes to the ${ctx.variant?.opposed?.tie === "reroll" ? "reroll" : "defender"})`,
+      );
     } catch (err) {
       fill(opposedOdds, `Odds unavailable: ${err.message}`);
     }
@@ -284,7 +459,8 @@ export function mountAscend(root, ctx) {
   async function roll() {
     let command;
     try {
-      command = defending ? { do: "defend", ...spec() }
+      command = defending
+        ? { do: "defend", ...spec() }
         : opposed.checked
           ? { do: "opposed_test", attacker: spec(), defender: defender.spec() }
           : { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...spec() };
@@ -315,14 +491,34 @@ export function mountAscend(root, ctx) {
     opposedRow.hidden = Boolean(pending);
     if (pending) opposed.checked = false;
     rollButton.textContent = rollLabel();
-    if (!pending) { fill(waiting); return; }
+    if (!pending) {
+      fill(waiting);
+      return;
+    }
     const what = pending.attacker.skill || pending.attacker.conviction || "a Test";
-    const withdraw = ctx.role === "gm" ? h("button.secondary.small", { type: "button", id: "withdraw-opposed",
-      onclick: () => ctx.send({ do: "withdraw_opposed" }) }, "Withdraw it") : null;
-    fill(waiting, defending
-      ? h("p", h("strong", `${pending.attacker.hero} opposes ${pending.defender} with ${what}.`),
-        ` Choose ${pending.defender}'s side below and roll to resist.`, withdraw)
-      : h("p", `An opposed Test of ${pending.attacker.hero} (${what}) waits for ${pending.defender}'s side.`, withdraw));
+    const withdraw =
+      ctx.role === "gm"
+        ? h(
+            "button.secondary.small",
+            { type: "button", id: "withdraw-opposed", onclick: () => ctx.send({ do: "withdraw_opposed" }) },
+            "Withdraw it",
+          )
+        : null;
+    fill(
+      waiting,
+      defending
+        ? h(
+            "p",
+            h("strong", `${pending.attacker.hero} opposes ${pending.defender} with ${what}.`),
+            ` Choose ${pending.defender}'s side below and roll to resist.`,
+            withdraw,
+          )
+        : h(
+            "p",
+            `An opposed Test of ${pending.attacker.hero} (${what}) waits for ${pending.defender}'s side.`,
+            withdraw,
+          ),
+    );
   }
 
   opposed.addEventListener("change", showOpposed);
@@ -334,8 +530,15 @@ export function mountAscend(root, ctx) {
     load();
   });
   for (const el of [testedSel, difficulty, required]) el.addEventListener("change", load);
-  narration.addEventListener("change", () => { fillInvokes(); load(); });
-  for (const el of [traitSel, bgSel, aidSel]) el.addEventListener("change", () => { fillInvokes(); showCurrent(); });
+  narration.addEventListener("change", () => {
+    fillInvokes();
+    load();
+  });
+  for (const el of [traitSel, bgSel, aidSel])
+    el.addEventListener("change", () => {
+      fillInvokes();
+      showCurrent();
+    });
 
   return {
     refresh(next, actors) {
@@ -351,9 +554,14 @@ export function mountAscend(root, ctx) {
       if (ext && !ext.done) {
         $label().textContent = `Count this Test toward the extended Test (${ext.successes ?? "?"} of ${ext.goal} successes, ${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests)`;
       }
-      heroes = (view.heroes || []).filter((x) => (defending ? [pending.defender] : actors).includes((x.sheet || x).name));
+      heroes = (view.heroes || []).filter((x) =>
+        (defending ? [pending.defender] : actors).includes((x.sheet || x).name),
+      );
       const keep = heroSel.value;
-      fill(heroSel, heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)));
+      fill(
+        heroSel,
+        heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)),
+      );
       if ([...heroSel.options].some((o) => o.value === keep)) heroSel.value = keep;
       defender.refresh(view, heroSel.value);
       rollButton.textContent = rollLabel();

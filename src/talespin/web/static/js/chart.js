@@ -20,7 +20,10 @@ export function distributionChart(rows, { threshold = null, title = "Distributio
   const height = 120;
   const pad = { l: 26, r: 6, t: 8, b: 20 };
   const root = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": title,
+    viewBox: `0 0 ${width} ${height}`,
+    class: "chart",
+    role: "img",
+    "aria-label": title,
   });
   root.append(svg("title", {}, title));
   if (!data.length) return root;
@@ -29,24 +32,39 @@ export function distributionChart(rows, { threshold = null, title = "Distributio
   const innerW = width - pad.l - pad.r;
   const innerH = height - pad.t - pad.b;
   const bw = innerW / n;
-  root.append(svg("line", { x1: pad.l, y1: pad.t + innerH, x2: width - pad.r, y2: pad.t + innerH, stroke: "#9aa5b1" }));
-  root.append(svg("text", { x: pad.l - 3, y: pad.t + 8, "text-anchor": "end" }, `${Math.round(maxP * 100)}%`));
+  root.append(
+    svg("line", { x1: pad.l, y1: pad.t + innerH, x2: width - pad.r, y2: pad.t + innerH, stroke: "#9aa5b1" }),
+  );
+  root.append(
+    svg("text", { x: pad.l - 3, y: pad.t + 8, "text-anchor": "end" }, `${Math.round(maxP * 100)}%`),
+  );
   root.append(svg("text", { x: pad.l - 3, y: pad.t + innerH, "text-anchor": "end" }, "0"));
   const step = Math.max(1, Math.ceil(n / 10));
   data.forEach(([x, p], i) => {
     const bh = (p / maxP) * innerH;
     const win = threshold !== null && x >= threshold;
     const bar = svg("rect", {
-      x: pad.l + i * bw + 0.5, y: pad.t + innerH - bh, width: Math.max(bw - 1, 0.5), height: bh,
+      x: pad.l + i * bw + 0.5,
+      y: pad.t + innerH - bh,
+      width: Math.max(bw - 1, 0.5),
+      height: bh,
       class: win ? "bar win" : "bar",
     });
     const last = capped && i === n - 1;
     bar.append(svg("title", {}, `${last ? "≥ " : ""}${x}: ${(p * 100).toFixed(1)}%`));
     root.append(bar);
     if (i % step === 0 || last) {
-      root.append(svg("text", {
-        x: pad.l + i * bw + bw / 2, y: height - 6, "text-anchor": "middle",
-      }, `${last ? "≥" : ""}${x}`));
+      root.append(
+        svg(
+          "text",
+          {
+            x: pad.l + i * bw + bw / 2,
+            y: height - 6,
+            "text-anchor": "middle",
+          },
+          `${last ? "≥" : ""}${x}`,
+        ),
+      );
     }
   });
   if (threshold !== null) {

@@ -25,10 +25,16 @@ export function blankSheet(system, name = "") {
 }
 
 const toInt = (v) => (v === "" || v === null || Number.isNaN(Number(v)) ? v : Number(v));
-const splitList = (text) => String(text).split(";").map((s) => s.trim()).filter(Boolean);
+const splitList = (text) =>
+  String(text)
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function effectsText(effects) {
-  return Object.entries(effects || {}).map(([k, v]) => `${k}: ${v}`).join(", ");
+  return Object.entries(effects || {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
 }
 function parseEffects(text) {
   const out = {};
@@ -55,7 +61,11 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
     if (system !== "ascend") {
       const copy = structuredClone(s);
       copy.abilities = copy.abilities || {};
-      copy.talents = (copy.talents || []).map((t) => ({ ...t, limitations: t.limitations || [], skills: t.skills || [] }));
+      copy.talents = (copy.talents || []).map((t) => ({
+        ...t,
+        limitations: t.limitations || [],
+        skills: t.skills || [],
+      }));
       return copy;
     }
     const m = { name: s.name || "" };
@@ -66,7 +76,8 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
   function get() {
     if (system !== "ascend") return structuredClone(model);
     const out = { name: model.name };
-    for (const [kind] of HERO_KINDS) out[kind] = Object.fromEntries(model[kind].map(([k, v]) => [k, toInt(v)]));
+    for (const [kind] of HERO_KINDS)
+      out[kind] = Object.fromEntries(model[kind].map(([k, v]) => [k, toInt(v)]));
     return out;
   }
 
@@ -86,84 +97,297 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
 
   function showResult(result) {
     const errors = result.errors || [];
-    fill(errorsEl, errors.map((e) => h("li", { "data-rule": e.rule, "data-path": e.path },
-      h("code", e.rule || "sheet"), e.path ? ` at ${e.path}: ` : ": ", e.message)));
+    fill(
+      errorsEl,
+      errors.map((e) =>
+        h(
+          "li",
+          { "data-rule": e.rule, "data-path": e.path },
+          h("code", e.rule || "sheet"),
+          e.path ? ` at ${e.path}: ` : ": ",
+          e.message,
+        ),
+      ),
+    );
     statusEl.className = result.valid ? "small ok-note" : "small";
     const cost = result.cost === null || result.cost === undefined ? "" : ` · cost ${result.cost} points`;
-    statusEl.textContent = result.valid ? `The sheet follows every rule${cost}.` :
-      `${errors.length} rule${errors.length === 1 ? "" : "s"} broken${cost}.`;
+    statusEl.textContent = result.valid
+      ? `The sheet follows every rule${cost}.`
+      : `${errors.length} rule${errors.length === 1 ? "" : "s"} broken${cost}.`;
     formEl.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
     for (const e of errors) {
-      formEl.querySelectorAll(`[data-path="${CSS.escape(e.path || "")}"]`)
+      formEl
+        .querySelectorAll(`[data-path="${CSS.escape(e.path || "")}"]`)
         .forEach((el) => el.setAttribute("aria-invalid", "true"));
     }
   }
 
   const changed = () => check();
-  const field = (label, path, value, set, attrs = {}) => h("label", label, h("input", {
-    value: value ?? "", "data-path": path, ...attrs,
-    oninput: (ev) => { set(attrs.type === "number" ? toInt(ev.target.value) : ev.target.value); changed(); },
-  }));
-  const remove = (label, fn, text = "Remove") => h("button.ghost.small", { type: "button", "aria-label": label, onclick: () => { fn(); render(); changed(); } }, text);
+  const field = (label, path, value, set, attrs = {}) =>
+    h(
+      "label",
+      label,
+      h("input", {
+        value: value ?? "",
+        "data-path": path,
+        ...attrs,
+        oninput: (ev) => {
+          set(attrs.type === "number" ? toInt(ev.target.value) : ev.target.value);
+          changed();
+        },
+      }),
+    );
+  const remove = (label, fn, text = "Remove") =>
+    h(
+      "button.ghost.small",
+      {
+        type: "button",
+        "aria-label": label,
+        onclick: () => {
+          fn();
+          render();
+          changed();
+        },
+      },
+      text,
+    );
 
   function renderIi() {
-    const abilities = h("fieldset", h("legend", "Abilities (0–9)"), h("div.row", ABILITIES.map((a) =>
-      field(a[0].toUpperCase() + a.slice(1), `abilities.${a}`, model.abilities[a], (v) => { model.abilities[a] = v; },
-        { type: "number", min: 0, max: 9, inputmode: "numeric" }))));
+    const abilities = h(
+      "fieldset",
+      h("legend", "Abilities (0–9)"),
+      h(
+        "div.row",
+        ABILITIES.map((a) =>
+          field(
+            a[0].toUpperCase() + a.slice(1),
+            `abilities.${a}`,
+            model.abilities[a],
+            (v) => {
+              model.abilities[a] = v;
+            },
+            { type: "number", min: 0, max: 9, inputmode: "numeric" },
+          ),
+        ),
+      ),
+    );
     const talents = model.talents.map((t, i) => {
       const p = `talents[${i}]`;
-      const select = h("select", { "data-path": `${p}.ability`, onchange: (ev) => { t.ability = ev.target.value; changed(); } },
-        ABILITIES.map((a) => h("option", { value: a, selected: t.ability === a }, a)));
+      const select = h(
+        "select",
+        {
+          "data-path": `${p}.ability`,
+          onchange: (ev) => {
+            t.ability = ev.target.value;
+            changed();
+          },
+        },
+        ABILITIES.map((a) => h("option", { value: a, selected: t.ability === a }, a)),
+      );
       const skills = t.skills.map((s, j) => {
         const sp = `${p}.skills[${j}]`;
-        const kind = h("select", { "data-path": `${sp}.kind`, onchange: (ev) => { s.kind = ev.target.value; changed(); } },
-          ["modifier", "advanced"].map((k) => h("option", { value: k, selected: s.kind === k }, k)));
-        return h("div.sheet-row.skill-row", { "data-path": sp },
-          field("Skill", `${sp}.name`, s.name, (v) => { s.name = v; }),
-          field("Cost", `${sp}.cost`, s.cost, (v) => { s.cost = v; }, { type: "number", min: 0 }),
+        const kind = h(
+          "select",
+          {
+            "data-path": `${sp}.kind`,
+            onchange: (ev) => {
+              s.kind = ev.target.value;
+              changed();
+            },
+          },
+          ["modifier", "advanced"].map((k) => h("option", { value: k, selected: s.kind === k }, k)),
+        );
+        return h(
+          "div.sheet-row.skill-row",
+          { "data-path": sp },
+          field("Skill", `${sp}.name`, s.name, (v) => {
+            s.name = v;
+          }),
+          field(
+            "Cost",
+            `${sp}.cost`,
+            s.cost,
+            (v) => {
+              s.cost = v;
+            },
+            { type: "number", min: 0 },
+          ),
           h("label", "Kind", kind),
-          field("Effects", `${sp}.effects`, effectsText(s.effects), (v) => { s.effects = parseEffects(v); },
-            { placeholder: "e.g. advantage: 2" }),
-          h("div.wide", field("Text", `${sp}.text`, s.text, (v) => { s.text = v; })),
-          remove(`Remove skill ${j + 1} of talent ${i + 1}`, () => t.skills.splice(j, 1), "Remove skill"));
+          field(
+            "Effects",
+            `${sp}.effects`,
+            effectsText(s.effects),
+            (v) => {
+              s.effects = parseEffects(v);
+            },
+            { placeholder: "e.g. advantage: 2" },
+          ),
+          h(
+            "div.wide",
+            field("Text", `${sp}.text`, s.text, (v) => {
+              s.text = v;
+            }),
+          ),
+          remove(`Remove skill ${j + 1} of talent ${i + 1}`, () => t.skills.splice(j, 1), "Remove skill"),
+        );
       });
-      return h("div.sheet-row", { "data-path": p },
-        field("Talent", `${p}.name`, t.name, (v) => { t.name = v; }, { placeholder: "e.g. Piloting" }),
+      return h(
+        "div.sheet-row",
+        { "data-path": p },
+        field(
+          "Talent",
+          `${p}.name`,
+          t.name,
+          (v) => {
+            t.name = v;
+          },
+          { placeholder: "e.g. Piloting" },
+        ),
         h("label", "Ability", select),
-        field("Level", `${p}.level`, t.level, (v) => { t.level = v; }, { type: "number", min: 0, max: 9 }),
-        h("div.wide", field("Description", `${p}.description`, t.description, (v) => { t.description = v; })),
-        h("div.wide", field("Limitations (separate with ;)", `${p}.limitations`, (t.limitations || []).join("; "),
-          (v) => { t.limitations = splitList(v); })),
-        h("div.wide.stack", skills,
-          h("div.row",
-            h("button.secondary.small", { type: "button", onclick: () => {
-              t.skills.push({ name: "", cost: 0, kind: "modifier", text: "", effects: {} }); render(); changed();
-            } }, "Add a skill"),
-            remove(`Remove talent ${i + 1}`, () => model.talents.splice(i, 1), "Remove talent"))));
+        field(
+          "Level",
+          `${p}.level`,
+          t.level,
+          (v) => {
+            t.level = v;
+          },
+          { type: "number", min: 0, max: 9 },
+        ),
+        h(
+          "div.wide",
+          field("Description", `${p}.description`, t.description, (v) => {
+            t.description = v;
+          }),
+        ),
+        h(
+          "div.wide",
+          field(
+            "Limitations (separate with ;)",
+            `${p}.limitations`,
+            (t.limitations || []).join("; "),
+            (v) => {
+              t.limitations = splitList(v);
+            },
+          ),
+        ),
+        h(
+          "div.wide.stack",
+          skills,
+          h(
+            "div.row",
+            h(
+              "button.secondary.small",
+              {
+                type: "button",
+                onclick: () => {
+                  t.skills.push({ name: "", cost: 0, kind: "modifier", text: "", effects: {} });
+                  render();
+                  changed();
+                },
+              },
+              "Add a skill",
+            ),
+            remove(`Remove talent ${i + 1}`, () => model.talents.splice(i, 1), "Remove talent"),
+          ),
+        ),
+      );
     });
-    return [abilities, h("fieldset", h("legend", "Talents"), h("div.rows", talents),
-      h("p", h("button.secondary.small", { type: "button", id: "add-talent", onclick: () => {
-        model.talents.push({ name: "", ability: "nimbleness", level: 1, description: "", limitations: [], skills: [] });
-        render(); changed();
-      } }, "Add a talent")))];
+    return [
+      abilities,
+      h(
+        "fieldset",
+        h("legend", "Talents"),
+        h("div.rows", talents),
+        h(
+          "p",
+          h(
+            "button.secondary.small",
+            {
+              type: "button",
+              id: "add-talent",
+              onclick: () => {
+                model.talents.push({
+                  name: "",
+                  ability: "nimbleness",
+                  level: 1,
+                  description: "",
+                  limitations: [],
+                  skills: [],
+                });
+                render();
+                changed();
+              },
+            },
+            "Add a talent",
+          ),
+        ),
+      ),
+    ];
   }
 
   function renderAscend() {
-    return HERO_KINDS.map(([kind, title, hint]) => h("fieldset", { "data-kind": kind },
-      h("legend", title), h("p.small.muted", hint),
-      h("div.rows", model[kind].map((pair, i) => h("div.sheet-row", { "data-path": `${kind}.${pair[0]}` },
-        field("Name", `${kind}.${pair[0]}`, pair[0], (v) => { pair[0] = v; }),
-        field("Rating", `${kind}.${pair[0]}`, pair[1], (v) => { pair[1] = v; }, { type: "number", min: 0, max: 9 }),
-        remove(`Remove ${title.toLowerCase()} ${i + 1}`, () => model[kind].splice(i, 1))))),
-      h("p", h("button.secondary.small", { type: "button", "data-add": kind, onclick: () => {
-        model[kind].push(["", 1]); render(); changed();
-      } }, `Add ${title.toLowerCase().replace(/s$/, "")}`))));
+    return HERO_KINDS.map(([kind, title, hint]) =>
+      h(
+        "fieldset",
+        { "data-kind": kind },
+        h("legend", title),
+        h("p.small.muted", hint),
+        h(
+          "div.rows",
+          model[kind].map((pair, i) =>
+            h(
+              "div.sheet-row",
+              { "data-path": `${kind}.${pair[0]}` },
+              field("Name", `${kind}.${pair[0]}`, pair[0], (v) => {
+                pair[0] = v;
+              }),
+              field(
+                "Rating",
+                `${kind}.${pair[0]}`,
+                pair[1],
+                (v) => {
+                  pair[1] = v;
+                },
+                { type: "number", min: 0, max: 9 },
+              ),
+              remove(`Remove ${title.toLowerCase()} ${i + 1}`, () => model[kind].splice(i, 1)),
+            ),
+          ),
+        ),
+        h(
+          "p",
+          h(
+            "button.secondary.small",
+            {
+              type: "button",
+              "data-add": kind,
+              onclick: () => {
+                model[kind].push(["", 1]);
+                render();
+                changed();
+              },
+            },
+            `Add ${title.toLowerCase().replace(/s$/, "")}`,
+          ),
+        ),
+      ),
+    );
   }
 
   function render() {
-    fill(formEl,
-      field("Name", "name", model.name, (v) => { model.name = v; }, { id: "sheet-name" }),
-      system === "ascend" ? renderAscend() : renderIi());
+    fill(
+      formEl,
+      field(
+        "Name",
+        "name",
+        model.name,
+        (v) => {
+          model.name = v;
+        },
+        { id: "sheet-name" },
+      ),
+      system === "ascend" ? renderAscend() : renderIi(),
+    );
   }
 
   render();
@@ -171,7 +395,11 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
   check();
   return {
     get,
-    set(sheet) { model = fromSheet(sheet); render(); check(); },
+    set(sheet) {
+      model = fromSheet(sheet);
+      render();
+      check();
+    },
     validate: check,
   };
 }

@@ -19,7 +19,9 @@ function hexToBytes(text) {
  * form) and, failing that, as its UTF-8 text. Returns {ok, computed, form}.
  */
 export async function verifySeed(seed, commitment) {
-  const want = String(commitment || "").toLowerCase().replace(/^sha256:/, "");
+  const want = String(commitment || "")
+    .toLowerCase()
+    .replace(/^sha256:/, "");
   const forms = [];
   const raw = hexToBytes(String(seed));
   if (raw) forms.push(["hex bytes", raw]);
@@ -69,9 +71,18 @@ function sha256Fallback(bytes) {
     for (let i = 0; i < 64; i++) {
       const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i]) >>> 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
-    [a, b, c, d, e, f, g, hh].forEach((v, i) => { hs[i] = (hs[i] + v) >>> 0; });
+    [a, b, c, d, e, f, g, hh].forEach((v, i) => {
+      hs[i] = (hs[i] + v) >>> 0;
+    });
   }
   return Array.from(hs, (v) => v.toString(16).padStart(8, "0")).join("");
 }

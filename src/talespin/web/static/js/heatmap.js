@@ -12,13 +12,19 @@ export function shade(t, diverging) {
   const light = 97 - amount * 60;
   const lum = luminance(hue, 0.65, light / 100);
   // The ink with the larger contrast ratio against this background (black or white: never below 4.58:1).
-  return { background: `hsl(${hue} 65% ${light}%)`, color: (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000" : "#fff" };
+  return {
+    background: `hsl(${hue} 65% ${light}%)`,
+    color: (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000" : "#fff",
+  };
 }
 
 /** WCAG relative luminance of an HSL colour (h in degrees, s and l in [0, 1]). */
 function luminance(hue, s, l) {
   const a = s * Math.min(l, 1 - l);
-  const f = (n) => { const k = (n + hue / 30) % 12; return l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)); };
+  const f = (n) => {
+    const k = (n + hue / 30) % 12;
+    return l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+  };
   const lin = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
   return 0.2126 * lin(f(0)) + 0.7152 * lin(f(8)) + 0.0722 * lin(f(4));
 }
@@ -29,18 +35,34 @@ function luminance(hue, s, l) {
  */
 export function heatmap(spec) {
   const { caption, rowLabel, colLabel, rows, cols, value, text, mark, scale, diverging, id } = spec;
-  const head = h("tr", h("th", { scope: "col" }, `${rowLabel} \\ ${colLabel}`),
-    cols.map((c) => h("th", { scope: "col" }, String(c))));
-  const body = rows.map((r, i) => h("tr", h("th", { scope: "row" }, String(r)),
-    cols.map((c, j) => {
-      const v = value(i, j);
-      const style = shade(scale ? v / scale : 0, diverging);
-      const marked = mark ? mark(i, j) : null;
-      return h(`td${marked ? ".marked" : ""}`, {
-        style: `background:${style.background};color:${style.color}`,
-        title: `${rowLabel} ${r}, ${colLabel} ${c}: ${text(i, j)}${marked ? ` (${marked})` : ""}`,
-      }, text(i, j), marked ? h("span.mark", { "aria-label": marked }, " ◆") : null);
-    })));
-  return h("div.heatmap-wrap", { id, tabindex: "0", role: "region", "aria-label": caption },
-    h("table.heatmap", h("caption", caption), h("thead", head), h("tbody", body)));
+  const head = h(
+    "tr",
+    h("th", { scope: "col" }, `${rowLabel} \\ ${colLabel}`),
+    cols.map((c) => h("th", { scope: "col" }, String(c))),
+  );
+  const body = rows.map((r, i) =>
+    h(
+      "tr",
+      h("th", { scope: "row" }, String(r)),
+      cols.map((c, j) => {
+        const v = value(i, j);
+        const style = shade(scale ? v / scale : 0, diverging);
+        const marked = mark ? mark(i, j) : null;
+        return h(
+          `td${marked ? ".marked" : ""}`,
+          {
+            style: `background:${style.background};color:${style.color}`,
+            title: `${rowLabel} ${r}, ${colLabel} ${c}: ${text(i, j)}${marked ? ` (${marked})` : ""}`,
+          },
+          text(i, j),
+          marked ? h("span.mark", { "aria-label": marked }, " ◆") : null,
+        );
+      }),
+    ),
+  );
+  return h(
+    "div.heatmap-wrap",
+    { id, tabindex: "0", role: "region", "aria-label": caption },
+    h("table.heatmap", h("caption", caption), h("thead", head), h("tbody", body)),
+  );
 }

@@ -29,7 +29,8 @@ async function openEditor(token, playerName) {
   system = canonicalSystem(state.system || (state.view && state.view.system) || "inciting-incident");
   $("#join-card").hidden = true;
   $("#sheet-card").hidden = false;
-  $("#sheet-title").textContent = system === "ascend" ? "Your hero (Ascend)" : "Your character (Inciting Incident)";
+  $("#sheet-title").textContent =
+    system === "ascend" ? "Your hero (Ascend)" : "Your character (Inciting Incident)";
   $("#skip-link").href = tableLink(token);
   $("#skip-link").hidden = false;
   editor = mountEditor($("#editor"), { system, sheet: blankSheet(system, playerName) });
@@ -44,7 +45,9 @@ if (!campaign || !invite) {
   if (remembered) {
     $("#player-name").value = remembered.name;
     $("#join-intro").textContent = `You joined before as ${remembered.name}.`;
-    $("#join-form").append(h("a.button.secondary", { href: tableLink(remembered.token), id: "rejoin" }, "Back to the table"));
+    $("#join-form").append(
+      h("a.button.secondary", { href: tableLink(remembered.token), id: "rejoin" }, "Back to the table"),
+    );
   }
 }
 
@@ -67,7 +70,8 @@ $("#join-form").addEventListener("submit", async (event) => {
 async function importText(text) {
   try {
     const sheet = parseLoose(text);
-    if (!sheet || typeof sheet !== "object" || Array.isArray(sheet)) throw new Error("a sheet is a mapping of fields");
+    if (!sheet || typeof sheet !== "object" || Array.isArray(sheet))
+      throw new Error("a sheet is a mapping of fields");
     editor.set(sheet);
     fill($("#import-errors"));
     $("#import").open = false;

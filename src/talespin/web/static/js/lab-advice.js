@@ -23,13 +23,36 @@ function query() {
 function table(advice) {
   const crisis = advice.objective === "crisis";
   const head = ["action", crisis ? "E[Crisis]" : `P(Crisis < ${advice.cap})`, "cost vs best"];
-  return h("div.heatmap-wrap", { tabindex: "0", role: "region", "aria-label": "Every legal action" }, h("table.summary", { id: "advice-table" },
-    h("caption", `Obstruction ${advice.obstruction}, ${advice.attempts_left} attempts left, Crisis ${advice.crisis}`),
-    h("thead", h("tr", head.map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", advice.actions.map((a) => h(`tr${a.best ? ".best" : ""}`,
-      h("th", { scope: "row" }, a.label, a.best ? h("span.badge.good.best-choice", " ★ Best") : null),
-      h("td", crisis ? num(a.expected_crisis, 3) : pct(a.p_below_cap)),
-      h("td", a.best ? "—" : crisis ? `+${num(a.cost, 3)} Crisis` : `−${pct(a.cost)}`))))));
+  return h(
+    "div.heatmap-wrap",
+    { tabindex: "0", role: "region", "aria-label": "Every legal action" },
+    h(
+      "table.summary",
+      { id: "advice-table" },
+      h(
+        "caption",
+        `Obstruction ${advice.obstruction}, ${advice.attempts_left} attempts left, Crisis ${advice.crisis}`,
+      ),
+      h(
+        "thead",
+        h(
+          "tr",
+          head.map((c) => h("th", { scope: "col" }, c)),
+        ),
+      ),
+      h(
+        "tbody",
+        advice.actions.map((a) =>
+          h(
+            `tr${a.best ? ".best" : ""}`,
+            h("th", { scope: "row" }, a.label, a.best ? h("span.badge.good.best-choice", " ★ Best") : null),
+            h("td", crisis ? num(a.expected_crisis, 3) : pct(a.p_below_cap)),
+            h("td", a.best ? "—" : crisis ? `+${num(a.cost, 3)} Crisis` : `−${pct(a.cost)}`),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 export function mountAdvice() {

@@ -17,11 +17,28 @@ let last = null;
 function addVariant(name = "", text = "") {
   count += 1;
   const n = count;
-  const row = h("fieldset.variant", { "data-n": n },
+  const row = h(
+    "fieldset.variant",
+    { "data-n": n },
     h("legend", `Variant ${n}`),
-    h("label", "Name", h("input.v-name", { value: name || `variant ${n}`, maxlength: 60, autocomplete: "off" })),
+    h(
+      "label",
+      "Name",
+      h("input.v-name", { value: name || `variant ${n}`, maxlength: 60, autocomplete: "off" }),
+    ),
     h("label", "Overrides (YAML or JSON)", h("textarea.v-text", { placeholder: "crisis: {auto: 5}" }, text)),
-    h("button.ghost.small", { type: "button", onclick: () => { row.remove(); } }, "Remove", h("span.sr-only", ` variant ${n}`)));
+    h(
+      "button.ghost.small",
+      {
+        type: "button",
+        onclick: () => {
+          row.remove();
+        },
+      },
+      "Remove",
+      h("span.sr-only", ` variant ${n}`),
+    ),
+  );
   list.append(row);
   return row;
 }
@@ -35,7 +52,8 @@ function readVariants() {
     area.removeAttribute("aria-invalid");
     try {
       const value = parseLoose(area.value);
-      if (typeof value !== "object" || Array.isArray(value)) throw new Error("the overrides must be a mapping");
+      if (typeof value !== "object" || Array.isArray(value))
+        throw new Error("the overrides must be a mapping");
       if (!name) throw new Error("give the variant a name");
       if (name in variants) throw new Error(`two variants are called “${name}”`);
       variants[name] = value;
@@ -44,30 +62,64 @@ function readVariants() {
       problems.push(`${name || "A variant"}: ${err.message}`);
     }
   }
-  if (!Object.keys(variants).length && !problems.length) problems.push("Add at least one variant to compare.");
+  if (!Object.keys(variants).length && !problems.length)
+    problems.push("Add at least one variant to compare.");
   return { variants, problems };
 }
 
 function optionRow(id, label, values, chosen, words) {
-  const select = h("select", { id }, values.map((v) => h("option", { value: v, selected: v === chosen }, words ? words(v) : String(v))));
+  const select = h(
+    "select",
+    { id },
+    values.map((v) => h("option", { value: v, selected: v === chosen }, words ? words(v) : String(v))),
+  );
   select.addEventListener("change", draw);
   return h("label", label, select);
 }
 
 function summary(data) {
   const ii = data.system !== "ascend";
-  const head = ii ? ["variant", "mean P(success)", "mean E[Crisis]", "cells that roll", "choices changed"]
+  const head = ii
+    ? ["variant", "mean P(success)", "mean E[Crisis]", "cells that roll", "choices changed"]
     : ["variant", "mean P(success)", "largest |ΔP|", "even-odds pools changed"];
   const base = data.variants[0];
-  const mean = (grid) => { const flat = grid.flat(Infinity); return flat.reduce((a, b) => a + Number(b), 0) / flat.length; };
+  const mean = (grid) => {
+    const flat = grid.flat(Infinity);
+    return flat.reduce((a, b) => a + Number(b), 0) / flat.length;
+  };
   const baseFlat = base.p_success.flat(Infinity);
   const rows = data.variants.map((v) => {
-    if (ii) return [v.name, pct(mean(v.p_success)), num(mean(v.expected_crisis), 2), String(v.rolls.flat(Infinity).filter(Boolean).length), String(v.changed_choices)];
+    if (ii)
+      return [
+        v.name,
+        pct(mean(v.p_success)),
+        num(mean(v.expected_crisis), 2),
+        String(v.rolls.flat(Infinity).filter(Boolean).length),
+        String(v.changed_choices),
+      ];
     const diff = Math.max(...v.p_success.flat(Infinity).map((p, i) => Math.abs(p - baseFlat[i])));
     return [v.name, pct(mean(v.p_success)), num(diff, 3), String(v.changed_choices)];
   });
-  fill($("#summary"), h("thead", h("tr", head.map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", rows.map((r) => h("tr", h("th", { scope: "row" }, r[0]), r.slice(1).map((c) => h("td", c))))));
+  fill(
+    $("#summary"),
+    h(
+      "thead",
+      h(
+        "tr",
+        head.map((c) => h("th", { scope: "col" }, c)),
+      ),
+    ),
+    h(
+      "tbody",
+      rows.map((r) =>
+        h(
+          "tr",
+          h("th", { scope: "row" }, r[0]),
+          r.slice(1).map((c) => h("td", c)),
+        ),
+      ),
+    ),
+  );
 }
 
 function drawII(data) {
@@ -75,28 +127,56 @@ function drawII(data) {
   const figure = $("#grid-figure").value;
   const [base, ...others] = data.variants;
   // "played": the expected Crisis of what the player chooses — the roll, or the automatic pass.
-  const cell = (v, i, j) => (figure === "played"
-    ? (v.rolls[i][j][k] ? v.expected_crisis[i][j][k] : v.auto_crisis)
-    : v[figure][i][j][k]);
-  const words = { played: "E[Crisis] of the play chosen", expected_crisis: "E[Crisis] of the roll", p_success: "P(success)" };
+  const cell = (v, i, j) =>
+    figure === "played"
+      ? v.rolls[i][j][k]
+        ? v.expected_crisis[i][j][k]
+        : v.auto_crisis
+      : v[figure][i][j][k];
+  const words = {
+    played: "E[Crisis] of the play chosen",
+    expected_crisis: "E[Crisis] of the roll",
+    p_success: "P(success)",
+  };
   const show = (x) => (figure === "p_success" ? pct(x) : num(x, 2));
   const letter = (v, i, j) => (v.rolls[i][j][k] ? "R" : "A");
-  $("#grid-legend").textContent = "R: a player rolls (the roll's expected Crisis is below the automatic pass's); A: takes the automatic pass. ◆: the variant changes that choice.";
-  const maps = [heatmap({
-    id: "grid-base", caption: `${base.name}: ${words[figure]}, net Advantage ${data.nets[k]}`,
-    rowLabel: "level", colLabel: "base d6", rows: data.levels, cols: data.bases,
-    value: (i, j) => cell(base, i, j), text: (i, j) => `${show(cell(base, i, j))} ${letter(base, i, j)}`,
-    scale: figure === "p_success" ? 1 : Math.max(...base.expected_crisis.flat(Infinity), base.auto_crisis), diverging: false,
-  })];
+  $("#grid-legend").textContent =
+    "R: a player rolls (the roll's expected Crisis is below the automatic pass's); A: takes the automatic pass. ◆: the variant changes that choice.";
+  const maps = [
+    heatmap({
+      id: "grid-base",
+      caption: `${base.name}: ${words[figure]}, net Advantage ${data.nets[k]}`,
+      rowLabel: "level",
+      colLabel: "base d6",
+      rows: data.levels,
+      cols: data.bases,
+      value: (i, j) => cell(base, i, j),
+      text: (i, j) => `${show(cell(base, i, j))} ${letter(base, i, j)}`,
+      scale: figure === "p_success" ? 1 : Math.max(...base.expected_crisis.flat(Infinity), base.auto_crisis),
+      diverging: false,
+    }),
+  ];
   for (const v of others) {
     const diff = (i, j) => cell(v, i, j) - cell(base, i, j);
-    const bound = Math.max(1e-9, ...data.levels.flatMap((_, i) => data.bases.map((__, j) => Math.abs(diff(i, j)))));
-    maps.push(heatmap({
-      caption: `${v.name} − ${base.name}: Δ ${words[figure]}, net Advantage ${data.nets[k]}`,
-      rowLabel: "level", colLabel: "base d6", rows: data.levels, cols: data.bases,
-      value: diff, text: (i, j) => `${diff(i, j) >= 0 ? "+" : "−"}${figure === "p_success" ? pct(Math.abs(diff(i, j))) : num(Math.abs(diff(i, j)), 2)} ${letter(v, i, j)}`,
-      mark: (i, j) => (v.rolls[i][j][k] !== base.rolls[i][j][k] ? "choice changed" : null), scale: bound, diverging: true,
-    }));
+    const bound = Math.max(
+      1e-9,
+      ...data.levels.flatMap((_, i) => data.bases.map((__, j) => Math.abs(diff(i, j)))),
+    );
+    maps.push(
+      heatmap({
+        caption: `${v.name} − ${base.name}: Δ ${words[figure]}, net Advantage ${data.nets[k]}`,
+        rowLabel: "level",
+        colLabel: "base d6",
+        rows: data.levels,
+        cols: data.bases,
+        value: diff,
+        text: (i, j) =>
+          `${diff(i, j) >= 0 ? "+" : "−"}${figure === "p_success" ? pct(Math.abs(diff(i, j))) : num(Math.abs(diff(i, j)), 2)} ${letter(v, i, j)}`,
+        mark: (i, j) => (v.rolls[i][j][k] !== base.rolls[i][j][k] ? "choice changed" : null),
+        scale: bound,
+        diverging: true,
+      }),
+    );
   }
   return maps;
 }
@@ -104,21 +184,45 @@ function drawII(data) {
 function drawAscend(data) {
   const k = data.required.indexOf(Number($("#grid-required").value));
   const [base, ...others] = data.variants;
-  const even = (v, i, j) => (v.dice_for_even_odds[i][k] === data.pools[j] ? "fewest dice for even odds" : null);
-  $("#grid-legend").textContent = "◆: the fewest dice that give at least even odds at that Target (an Ascend Test has no automatic pass).";
-  const maps = [heatmap({
-    id: "grid-base", caption: `${base.name}: P(${data.required[k]}+ Successes)`, rowLabel: "Target", colLabel: "pool",
-    rows: data.targets, cols: data.pools, value: (i, j) => base.p_success[i][j][k], text: (i, j) => pct(base.p_success[i][j][k]),
-    mark: (i, j) => even(base, i, j), scale: 1, diverging: false,
-  })];
+  const even = (v, i, j) =>
+    v.dice_for_even_odds[i][k] === data.pools[j] ? "fewest dice for even odds" : null;
+  $("#grid-legend").textContent =
+    "◆: the fewest dice that give at least even odds at that Target (an Ascend Test has no automatic pass).";
+  const maps = [
+    heatmap({
+      id: "grid-base",
+      caption: `${base.name}: P(${data.required[k]}+ Successes)`,
+      rowLabel: "Target",
+      colLabel: "pool",
+      rows: data.targets,
+      cols: data.pools,
+      value: (i, j) => base.p_success[i][j][k],
+      text: (i, j) => pct(base.p_success[i][j][k]),
+      mark: (i, j) => even(base, i, j),
+      scale: 1,
+      diverging: false,
+    }),
+  ];
   for (const v of others) {
     const diff = (i, j) => v.p_success[i][j][k] - base.p_success[i][j][k];
-    const bound = Math.max(1e-9, ...data.targets.flatMap((_, i) => data.pools.map((__, j) => Math.abs(diff(i, j)))));
-    maps.push(heatmap({
-      caption: `${v.name} − ${base.name}: Δ P(${data.required[k]}+ Successes)`, rowLabel: "Target", colLabel: "pool",
-      rows: data.targets, cols: data.pools, value: diff, text: (i, j) => `${diff(i, j) >= 0 ? "+" : "−"}${pct(Math.abs(diff(i, j)))}`,
-      mark: (i, j) => even(v, i, j), scale: bound, diverging: true,
-    }));
+    const bound = Math.max(
+      1e-9,
+      ...data.targets.flatMap((_, i) => data.pools.map((__, j) => Math.abs(diff(i, j)))),
+    );
+    maps.push(
+      heatmap({
+        caption: `${v.name} − ${base.name}: Δ P(${data.required[k]}+ Successes)`,
+        rowLabel: "Target",
+        colLabel: "pool",
+        rows: data.targets,
+        cols: data.pools,
+        value: diff,
+        text: (i, j) => `${diff(i, j) >= 0 ? "+" : "−"}${pct(Math.abs(diff(i, j)))}`,
+        mark: (i, j) => even(v, i, j),
+        scale: bound,
+        diverging: true,
+      }),
+    );
   }
   return maps;
 }
@@ -132,11 +236,26 @@ function show(data) {
   last = data;
   $("#results-card").hidden = false;
   summary(data);
-  fill($("#grid-controls"), data.system === "ascend"
-    ? optionRow("grid-required", "Successes required", data.required, 1)
-    : [optionRow("grid-net", "Net Advantage", data.nets, 0),
-      optionRow("grid-figure", "Figure", ["played", "expected_crisis", "p_success"], "played",
-        (f) => ({ played: "E[Crisis] of the play chosen", expected_crisis: "E[Crisis] of the roll", p_success: "P(success)" })[f])]);
+  fill(
+    $("#grid-controls"),
+    data.system === "ascend"
+      ? optionRow("grid-required", "Successes required", data.required, 1)
+      : [
+          optionRow("grid-net", "Net Advantage", data.nets, 0),
+          optionRow(
+            "grid-figure",
+            "Figure",
+            ["played", "expected_crisis", "p_success"],
+            "played",
+            (f) =>
+              ({
+                played: "E[Crisis] of the play chosen",
+                expected_crisis: "E[Crisis] of the roll",
+                p_success: "P(success)",
+              })[f],
+          ),
+        ],
+  );
   draw();
   $("#results-status").textContent = `Compared ${data.variants.length} rule sets on the same grid.`;
 }
@@ -152,7 +271,10 @@ $("#compare-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const { variants, problems } = readVariants();
   const errors = $("#compare-errors");
-  fill(errors, problems.map((p) => h("li", p)));
+  fill(
+    errors,
+    problems.map((p) => h("li", p)),
+  );
   if (problems.length) return;
   const button = $("#compare-button");
   button.disabled = true;

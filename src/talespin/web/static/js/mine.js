@@ -49,7 +49,9 @@ export function importTables(text) {
   if (!data || data.format !== FORMAT || !Array.isArray(data.tables)) {
     throw new Error("This file is not a list of tables exported from talespin.");
   }
-  const incoming = data.tables.filter(isTable).map((t) => ({ id: t.id, name: String(t.name || t.id), system: String(t.system || ""), gm: t.gm }));
+  const incoming = data.tables
+    .filter(isTable)
+    .map((t) => ({ id: t.id, name: String(t.name || t.id), system: String(t.system || ""), gm: t.gm }));
   const ids = new Set(incoming.map((t) => t.id));
   save([...incoming, ...rememberedTables().filter((t) => !ids.has(t.id))]);
   return incoming.length;

@@ -6,7 +6,8 @@ import { rollDiceEl } from "./dice.js";
 import { describe } from "./log.js";
 import { fill, h } from "./ui.js";
 
-const ROLLS = /^(TalentRolled|AbilityRolled|TestRolled|TestMade|TestResolved|BlindRollMade|OpposedTestDecided|SkillRecreated)$/;
+const ROLLS =
+  /^(TalentRolled|AbilityRolled|TestRolled|TestMade|TestResolved|BlindRollMade|OpposedTestDecided|SkillRecreated)$/;
 const QUIET = new Set(["CommandIssued", "SeedCommitted", "SeedRevealed", "PreparationUsed"]);
 
 /** An empty result panel: focusable (the page moves focus here after a roll when no Roll button is left). */
@@ -25,12 +26,25 @@ export function showResult(panel, events) {
   const main = rolls[rolls.length - 1];
   const success = main.data?.success;
   panel.className = `roll-result${success === true ? " good" : success === false ? " bad" : ""}`;
-  const followed = list.filter((e) => !ROLLS.test(e.type) && !QUIET.has(e.type) && !/Taken$|Faced$/.test(e.type));
-  fill(panel,
-    h("div.headline", { id: `${panel.id}-headline` }, success === true ? "Success. " : success === false ? "Failure. " : "",
-      describe(main.type, main.data || {})),
+  const followed = list.filter(
+    (e) => !ROLLS.test(e.type) && !QUIET.has(e.type) && !/Taken$|Faced$/.test(e.type),
+  );
+  fill(
+    panel,
+    h(
+      "div.headline",
+      { id: `${panel.id}-headline` },
+      success === true ? "Success. " : success === false ? "Failure. " : "",
+      describe(main.type, main.data || {}),
+    ),
     rolls.map((e) => rollDiceEl(e.data)),
-    followed.length ? h("ul.small", followed.map((e) => h("li", describe(e.type, e.data || {})))) : null);
+    followed.length
+      ? h(
+          "ul.small",
+          followed.map((e) => h("li", describe(e.type, e.data || {}))),
+        )
+      : null,
+  );
   panel.hidden = false;
   return true;
 }

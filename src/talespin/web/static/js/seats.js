@@ -8,10 +8,20 @@ export function mountSeats(ctx) {
   const list = h("ul.triggers", { id: "seat-list" });
   const character = h("select", { id: "hand-character" });
   const to = h("select", { id: "hand-to" });
-  const hand = h("button.gm.small", { type: "button", id: "hand-button", onclick: handOn }, "Hand the character over");
-  const el = h("div.stack", list,
+  const hand = h(
+    "button.gm.small",
+    { type: "button", id: "hand-button", onclick: handOn },
+    "Hand the character over",
+  );
+  const el = h(
+    "div.stack",
+    list,
     h("div.row", h("label", "Character", character), h("label", "To", to), hand),
-    h("p.small.muted", "Removing a player stops their link at once; their characters pass to you, and you can hand them on."));
+    h(
+      "p.small.muted",
+      "Removing a player stops their link at once; their characters pass to you, and you can hand them on.",
+    ),
+  );
 
   async function handOn() {
     const name = character.value;
@@ -40,14 +50,36 @@ export function mountSeats(ctx) {
       const owners = ctx.owners || {};
       const players = ctx.players || {};
       const names = (view.characters || view.heroes || []).map((c) => c.name || c.sheet?.name);
-      fill(list, Object.entries(players).map(([id, name]) => {
-        const theirs = names.filter((n) => owners[n] === id);
-        return h("li", { "data-player": id }, h("strong", name), h("span.small.muted", theirs.length ? `plays ${theirs.join(", ")}` : "no character yet"),
-          h("button.ghost.small", { type: "button", "data-remove": id, onclick: () => remove(id, name) }, `Remove ${name}`));
-      }), Object.keys(players).length ? null : h("li.muted", "No players have joined yet."));
+      fill(
+        list,
+        Object.entries(players).map(([id, name]) => {
+          const theirs = names.filter((n) => owners[n] === id);
+          return h(
+            "li",
+            { "data-player": id },
+            h("strong", name),
+            h("span.small.muted", theirs.length ? `plays ${theirs.join(", ")}` : "no character yet"),
+            h(
+              "button.ghost.small",
+              { type: "button", "data-remove": id, onclick: () => remove(id, name) },
+              `Remove ${name}`,
+            ),
+          );
+        }),
+        Object.keys(players).length ? null : h("li.muted", "No players have joined yet."),
+      );
       const was = [character.value, to.value];
-      fill(character, names.map((n) => h("option", { value: n }, `${n} (${owners[n] ? players[owners[n]] || "a player" : "the GM"})`)));
-      fill(to, h("option", { value: "" }, "the GM"), Object.entries(players).map(([id, name]) => h("option", { value: id }, name)));
+      fill(
+        character,
+        names.map((n) =>
+          h("option", { value: n }, `${n} (${owners[n] ? players[owners[n]] || "a player" : "the GM"})`),
+        ),
+      );
+      fill(
+        to,
+        h("option", { value: "" }, "the GM"),
+        Object.entries(players).map(([id, name]) => h("option", { value: id }, name)),
+      );
       if (names.includes(was[0])) character.value = was[0];
       if ([...to.options].some((o) => o.value === was[1])) to.value = was[1];
       hand.disabled = !names.length;

@@ -36,12 +36,14 @@ function stripComment(line) {
 
 export function parseYaml(text) {
   const lines = [];
-  String(text).split(/\r?\n/).forEach((raw, n) => {
-    if (/^\s*(---|\.\.\.)\s*$/.test(raw)) return;
-    if (/^\t/.test(raw)) throw new SheetSyntaxError(`line ${n + 1}: use spaces, not tabs, to indent`);
-    const body = stripComment(raw).replace(/\s+$/, "");
-    lines.push({ n: n + 1, indent: raw.length - raw.trimStart().length, text: body.trim(), raw });
-  });
+  String(text)
+    .split(/\r?\n/)
+    .forEach((raw, n) => {
+      if (/^\s*(---|\.\.\.)\s*$/.test(raw)) return;
+      if (/^\t/.test(raw)) throw new SheetSyntaxError(`line ${n + 1}: use spaces, not tabs, to indent`);
+      const body = stripComment(raw).replace(/\s+$/, "");
+      lines.push({ n: n + 1, indent: raw.length - raw.trimStart().length, text: body.trim(), raw });
+    });
   const state = { lines, i: 0 };
   skipBlank(state);
   if (state.i >= lines.length) return {};
@@ -91,7 +93,8 @@ function valueAfterKey(state, rest, indent, n) {
   const next = state.lines[state.i];
   if (!next) return null;
   if (next.indent > indent) return parseBlock(state, next.indent);
-  if (next.indent === indent && (next.text.startsWith("- ") || next.text === "-")) return parseSeq(state, indent);
+  if (next.indent === indent && (next.text.startsWith("- ") || next.text === "-"))
+    return parseSeq(state, indent);
   return null;
 }
 
@@ -103,7 +106,10 @@ function parseSeq(state, indent) {
     if (!line || line.indent < indent || !(line.text.startsWith("- ") || line.text === "-")) return out;
     if (line.indent > indent) throw new SheetSyntaxError(`line ${line.n}: unexpected indentation`);
     const rest = line.text.slice(1).trim();
-    const inner = line.indent + (line.raw.slice(line.indent + 1).length - line.raw.slice(line.indent + 1).trimStart().length) + 1;
+    const inner =
+      line.indent +
+      (line.raw.slice(line.indent + 1).length - line.raw.slice(line.indent + 1).trimStart().length) +
+      1;
     if (!rest) {
       state.i++;
       skipBlank(state);
@@ -155,7 +161,10 @@ function flow(p) {
     const out = {};
     for (;;) {
       ws(p);
-      if (p.s[p.i] === "}") { p.i++; return out; }
+      if (p.s[p.i] === "}") {
+        p.i++;
+        return out;
+      }
       const key = scalar(token(p, ":"));
       if (p.s[p.i] !== ":") throw new SheetSyntaxError(`line ${p.n}: expected ":" after "${key}"`);
       p.i++;
@@ -170,7 +179,10 @@ function flow(p) {
     const out = [];
     for (;;) {
       ws(p);
-      if (p.s[p.i] === "]") { p.i++; return out; }
+      if (p.s[p.i] === "]") {
+        p.i++;
+        return out;
+      }
       out.push(flow(p));
       ws(p);
       if (p.s[p.i] === ",") p.i++;

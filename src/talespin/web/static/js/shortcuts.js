@@ -19,14 +19,35 @@ export function mountShortcuts(list) {
   });
   const bar = $("#gm-bar");
   if (bar) {
-    bar.replaceChildren(...list.map((s) => h("button.ghost.small", {
-      type: "button", id: `bar-${s.code.slice(3).toLowerCase()}`, "aria-keyshortcuts": s.keys, title: `${s.what} (${s.keys})`,
-      onclick: () => { const b = s.button(); if (b && !b.disabled) b.click(); },
-    }, barLabel(s))));
+    bar.replaceChildren(
+      ...list.map((s) =>
+        h(
+          "button.ghost.small",
+          {
+            type: "button",
+            id: `bar-${s.code.slice(3).toLowerCase()}`,
+            "aria-keyshortcuts": s.keys,
+            title: `${s.what} (${s.keys})`,
+            onclick: () => {
+              const b = s.button();
+              if (b && !b.disabled) b.click();
+            },
+          },
+          barLabel(s),
+        ),
+      ),
+    );
     bar.hidden = false;
   }
-  const el = h("details.shortcuts", { id: "shortcuts", open: true }, h("summary", "Keyboard shortcuts"),
-    h("ul", list.map((s) => h("li", h("kbd", s.keys), ` ${s.what}`))));
+  const el = h(
+    "details.shortcuts",
+    { id: "shortcuts", open: true },
+    h("summary", "Keyboard shortcuts"),
+    h(
+      "ul",
+      list.map((s) => h("li", h("kbd", s.keys), ` ${s.what}`)),
+    ),
+  );
   return { el };
 }
 

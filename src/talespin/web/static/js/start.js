@@ -18,7 +18,12 @@ function remember(entry) {
 }
 function showMine() {
   const list = rememberedTables();
-  fill($("#mine"), list.map((t) => h("li", h("a", { href: t.gm }, t.name), h("span.badge", SYSTEM_LABELS[t.system] || t.system))));
+  fill(
+    $("#mine"),
+    list.map((t) =>
+      h("li", h("a", { href: t.gm }, t.name), h("span.badge", SYSTEM_LABELS[t.system] || t.system)),
+    ),
+  );
   $("#mine-empty").hidden = list.length > 0;
   $("#export-tables").disabled = !list.length;
 }
@@ -55,7 +60,8 @@ $("#create-form").addEventListener("submit", async (event) => {
   try {
     const text = $("#campaign-variant").value.trim();
     if (text) variant = parseLoose(text);
-    if (typeof variant !== "object" || Array.isArray(variant)) throw new Error("the variant must be a mapping");
+    if (typeof variant !== "object" || Array.isArray(variant))
+      throw new Error("the variant must be a mapping");
   } catch (err) {
     fill(errors, h("li", `Variant: ${err.message}`));
     return;

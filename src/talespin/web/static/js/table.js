@@ -75,7 +75,10 @@ ctx.send = async (command) => {
     if (err.status === 409) {
       // The table moved on while this page chose: never re-send on the person's behalf, show what changed.
       await refresh();
-      say("Someone else acted first, so nothing was sent. The table now shows the latest; check it and try again.", "error");
+      say(
+        "Someone else acted first, so nothing was sent. The table now shows the latest; check it and try again.",
+        "error",
+      );
       return false;
     }
     say(`${err.message}${err.rule ? ` (rule ${err.rule})` : ""}`, "error");
@@ -111,20 +114,56 @@ async function renderFairness(rawSeeds) {
   const seeds = rawSeeds.map(readSeed);
   const revealed = seeds.filter((x) => x.revealed && x.seed);
   const open = seeds.filter((x) => !x.revealed);
-  const checks = await Promise.all(revealed.map(async (x) => ({ ...x, result: await verifySeed(x.seed, x.sha256) })));
+  const checks = await Promise.all(
+    revealed.map(async (x) => ({ ...x, result: await verifySeed(x.seed, x.sha256) })),
+  );
   const last = checks[checks.length - 1];
   const current = open[open.length - 1];
-  fill(el,
+  fill(
+    el,
     h("h3", "Fair dice"),
-    current ? h("p", h("span.muted", `Commitment ${current.number} (server rolls now): SHA-256 `),
-      h("code", { id: "fair-commitment" }, current.sha256)) : null,
-    last ? h("div", { id: "fair-check", "data-ok": String(last.result.ok) },
-      h("p", h("span.muted", `Seed ${last.number} revealed: `), h("code", { id: "fair-seed" }, last.seed)),
-      h("p", last.result.ok
-        ? h("span.verdict.good", { id: "fair-verdict" }, `✓ Verified in this browser: SHA-256 of the seed matches commitment ${last.number}`)
-        : h("span.verdict.bad", { id: "fair-verdict" }, `✗ Mismatch: SHA-256 of the seed is ${last.result.computed}, the commitment was ${last.sha256}`)),
-      checks.length > 1 ? h("p.small.muted", `${checks.filter((c) => c.result.ok).length} of ${checks.length} revealed seeds match their commitments.`) : null)
-      : h("p.small.muted", "The seed is revealed when the scene ends; this page then checks it against the commitment."));
+    current
+      ? h(
+          "p",
+          h("span.muted", `Commitment ${current.number} (server rolls now): SHA-256 `),
+          h("code", { id: "fair-commitment" }, current.sha256),
+        )
+      : null,
+    last
+      ? h(
+          "div",
+          { id: "fair-check", "data-ok": String(last.result.ok) },
+          h(
+            "p",
+            h("span.muted", `Seed ${last.number} revealed: `),
+            h("code", { id: "fair-seed" }, last.seed),
+          ),
+          h(
+            "p",
+            last.result.ok
+              ? h(
+                  "span.verdict.good",
+                  { id: "fair-verdict" },
+                  `✓ Verified in this browser: SHA-256 of the seed matches commitment ${last.number}`,
+                )
+              : h(
+                  "span.verdict.bad",
+                  { id: "fair-verdict" },
+                  `✗ Mismatch: SHA-256 of the seed is ${last.result.computed}, the commitment was ${last.sha256}`,
+                ),
+          ),
+          checks.length > 1
+            ? h(
+                "p.small.muted",
+                `${checks.filter((c) => c.result.ok).length} of ${checks.length} revealed seeds match their commitments.`,
+              )
+            : null,
+        )
+      : h(
+          "p.small.muted",
+          "The seed is revealed when the scene ends; this page then checks it against the commitment.",
+        ),
+  );
 }
 
 // ---------- state and rendering ----------
@@ -141,9 +180,18 @@ async function refresh() {
     s = readState(await table.state());
   } catch (err) {
     if (ctx.role === null) {
-      fill($("#scene"), h("h2", "This table cannot be opened"),
-        h("p", err.status === 401 ? "The link's token is not known here: ask your GM for the link again." :
-          err.status === 404 ? "There is no campaign with this id." : err.message));
+      fill(
+        $("#scene"),
+        h("h2", "This table cannot be opened"),
+        h(
+          "p",
+          err.status === 401
+            ? "The link's token is not known here: ask your GM for the link again."
+            : err.status === 404
+              ? "There is no campaign with this id."
+              : err.message,
+        ),
+      );
     } else {
       say(`The table could not be brought up to date: ${err.message}`, "error");
     }
@@ -151,7 +199,20 @@ async function refresh() {
   }
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
-  Object.assign(ctx, { role: s.role, system: s.system, view: s.view, owned: s.owned, owners: s.owners, name: s.name, players: s.players, undoable: s.undoable, pending: s.pending, variant: s.variant, notes: s.notes, physical: s.physical });
+  Object.assign(ctx, {
+    role: s.role,
+    system: s.system,
+    view: s.view,
+    owned: s.owned,
+    owners: s.owners,
+    name: s.name,
+    players: s.players,
+    undoable: s.undoable,
+    pending: s.pending,
+    variant: s.variant,
+    notes: s.notes,
+    physical: s.physical,
+  });
   // Physical dice (faces typed by hand): the players' own, unless the GM keeps them for itself.
   document.body.dataset.physical = s.physical;
   if (first) setup(s);
@@ -205,7 +266,10 @@ $("#new-invite").addEventListener("click", renewInvite);
 
 function actors() {
   const view = ctx.view;
-  const all = ctx.system === "ascend" ? (view.heroes || []).map((x) => (x.sheet || x).name) : (view.characters || []).map((c) => c.name);
+  const all =
+    ctx.system === "ascend"
+      ? (view.heroes || []).map((x) => (x.sheet || x).name)
+      : (view.characters || []).map((c) => c.name);
   const enemies = (view.scene?.conflict?.enemies || []).filter((e) => !e.out).map((e) => e.name);
   return ctx.role === "gm" ? [...all, ...enemies] : all.filter((n) => ctx.owned.includes(n));
 }
@@ -215,31 +279,82 @@ function render() {
   const view = ctx.view;
   if (ctx.system === "ascend") {
     const ext = view.extended;
-    fill($("#scene"), h("h2", "Ascend"),
-      h("div.stats", h("div.stat", h("div.k", "Tests rolled"), h("div.v", String(view.tests ?? 0))),
-        ext ? h("div.stat", { id: "stat-extended" }, h("div.k", ext.done ? "Extended Test (over)" : "Extended Test"),
-          h("div.v", `${ext.successes ?? "?"}/${ext.goal}`),
-          h("div.small.muted", `${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests${ext.done ? (ext.reached ? " · goal reached" : " · goal missed") : ""}`)) : null));
+    fill(
+      $("#scene"),
+      h("h2", "Ascend"),
+      h(
+        "div.stats",
+        h("div.stat", h("div.k", "Tests rolled"), h("div.v", String(view.tests ?? 0))),
+        ext
+          ? h(
+              "div.stat",
+              { id: "stat-extended" },
+              h("div.k", ext.done ? "Extended Test (over)" : "Extended Test"),
+              h("div.v", `${ext.successes ?? "?"}/${ext.goal}`),
+              h(
+                "div.small.muted",
+                `${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests${ext.done ? (ext.reached ? " · goal reached" : " · goal missed") : ""}`,
+              ),
+            )
+          : null,
+      ),
+    );
     ascend.refresh(view, actors());
   } else {
     renderIiScene($("#scene"), view, ctx.role, ctx.send);
     actions.refresh(view, actors());
   }
-  renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, { role: ctx.role, send: ctx.send, players: Object.values(ctx.players || {}) });
+  renderPeople($("#people"), view, ctx.system, ctx.role === "gm" ? [] : ctx.owned, {
+    role: ctx.role,
+    send: ctx.send,
+    players: Object.values(ctx.players || {}),
+  });
   if (ctx.notes?.length) {
-    $("#people").append(h("h3", "Notes"), h("ul.triggers", { id: "notes" }, ctx.notes.map((n) => h("li",
-      n.text, n.visibility === "gm" ? h("span.badge.gm", "GM only") : null, h("span.small.muted", nameOf(n.by))))));
+    $("#people").append(
+      h("h3", "Notes"),
+      h(
+        "ul.triggers",
+        { id: "notes" },
+        ctx.notes.map((n) =>
+          h(
+            "li",
+            n.text,
+            n.visibility === "gm" ? h("span.badge.gm", "GM only") : null,
+            h("span.small.muted", nameOf(n.by)),
+          ),
+        ),
+      ),
+    );
   }
   if (Object.keys(ctx.variant || {}).length) {
     const lab = `/lab.html#${new URLSearchParams({ system: ctx.system, name: ctx.name || "campaign", variant: JSON.stringify(ctx.variant) })}`;
-    $("#people").append(h("details", { id: "variant" }, h("summary", "This campaign plays a rules variant"),
-      h("pre.small.mono", JSON.stringify(ctx.variant, null, 2)),
-      h("p.small", h("a", { id: "variant-lab", href: lab, target: "_blank", rel: "noopener" }, "Compare this variant with the shipped rules in the lab"))));
+    $("#people").append(
+      h(
+        "details",
+        { id: "variant" },
+        h("summary", "This campaign plays a rules variant"),
+        h("pre.small.mono", JSON.stringify(ctx.variant, null, 2)),
+        h(
+          "p.small",
+          h(
+            "a",
+            { id: "variant-lab", href: lab, target: "_blank", rel: "noopener" },
+            "Compare this variant with the shipped rules in the lab",
+          ),
+        ),
+      ),
+    );
   }
   if (ctx.pending?.blind) {
-    $("#people").append(h("p.notice", { id: "pending" }, ctx.role === "gm"
-      ? `${ctx.pending.blind} blind roll${ctx.pending.blind === 1 ? "" : "s"} not revealed: players see ${ctx.pending.withheld} entr${ctx.pending.withheld === 1 ? "y" : "ies"} without outcome until you reveal.`
-      : `Hidden changes are pending: the GM made ${ctx.pending.blind === 1 ? "a blind roll" : `${ctx.pending.blind} blind rolls`}; what followed (${ctx.pending.withheld} entr${ctx.pending.withheld === 1 ? "y" : "ies"}) shows when the GM reveals it.`));
+    $("#people").append(
+      h(
+        "p.notice",
+        { id: "pending" },
+        ctx.role === "gm"
+          ? `${ctx.pending.blind} blind roll${ctx.pending.blind === 1 ? "" : "s"} not revealed: players see ${ctx.pending.withheld} entr${ctx.pending.withheld === 1 ? "y" : "ies"} without outcome until you reveal.`
+          : `Hidden changes are pending: the GM made ${ctx.pending.blind === 1 ? "a blind roll" : `${ctx.pending.blind} blind rolls`}; what followed (${ctx.pending.withheld} entr${ctx.pending.withheld === 1 ? "y" : "ies"}) shows when the GM reveals it.`,
+      ),
+    );
   }
   if (gm) gm.refresh(view, ctx.undoable, log, ctx.pending);
   if (talk) talk.refresh(ctx);
@@ -258,7 +373,9 @@ function myMove() {
   if (!mine.length) return null;
   const conflict = scene.conflict;
   if (conflict && !conflict.ended) {
-    const ready = mine.filter((n) => !(conflict.acted || []).includes(n) && !(conflict.out || []).includes(n));
+    const ready = mine.filter(
+      (n) => !(conflict.acted || []).includes(n) && !(conflict.out || []).includes(n),
+    );
     return ready.length ? `Your move: ${ready.join(" or ")} can act in round ${conflict.round ?? 1}.` : null;
   }
   const obstacle = scene.obstacle;
@@ -266,9 +383,13 @@ function myMove() {
   if (obstacle.kind === "simple") {
     const waiting = (obstacle.must_pass || []).length
       ? obstacle.must_pass.filter((n) => !(obstacle.passed || []).includes(n))
-      : obstacle.presented_to ? [obstacle.presented_to] : mine;
+      : obstacle.presented_to
+        ? [obstacle.presented_to]
+        : mine;
     const who = mine.filter((n) => waiting.includes(n));
-    return who.length ? `Your move: ${who.join(" and ")} ${who.length > 1 ? "face" : "faces"} a Simple Obstacle.` : null;
+    return who.length
+      ? `Your move: ${who.join(" and ")} ${who.length > 1 ? "face" : "faces"} a Simple Obstacle.`
+      : null;
   }
   return `Your move: the Complex Obstacle stands at Obstruction ${obstacle.obstruction}; ${mine.join(" or ")} can act.`;
 }
@@ -307,20 +428,28 @@ $("#export-md").addEventListener("click", () => download("markdown"));
 
 async function start() {
   if (!params.campaign || !params.token) {
-    fill($("#scene"), h("h2", "This link is incomplete"), h("p", "Open the table from the GM link or from the join page."));
+    fill(
+      $("#scene"),
+      h("h2", "This link is incomplete"),
+      h("p", "Open the table from the GM link or from the join page."),
+    );
     return;
   }
   await refresh();
   if (ctx.role === null) return;
-  const feed = new LiveFeed(table, (events) => {
-    addEvents(events);
-    if (talk) talk.heard(events);
-    scheduleRefresh();
-  }, (up) => {
-    const conn = $("#conn");
-    conn.textContent = up ? "live" : "reconnecting…";
-    conn.className = `conn ${up ? "on" : "off"}`;
-  });
+  const feed = new LiveFeed(
+    table,
+    (events) => {
+      addEvents(events);
+      if (talk) talk.heard(events);
+      scheduleRefresh();
+    },
+    (up) => {
+      const conn = $("#conn");
+      conn.textContent = up ? "live" : "reconnecting…";
+      conn.className = `conn ${up ? "on" : "off"}`;
+    },
+  );
   feed.onPresence = (online) => talk && talk.presence(online);
   try {
     const past = await table.events(0);

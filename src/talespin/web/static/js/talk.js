@@ -11,21 +11,40 @@ export function mountTalk(root, ctx) {
   const seats = h("ul.presence", { id: "presence", "aria-label": "Seats at the table" });
   const list = h("ol.chat-list", { id: "chat", tabindex: "0", "aria-label": "Table talk, oldest first" });
   const empty = h("p.small.muted", { id: "chat-empty" }, "Nothing said yet.");
-  const text = h("input", { id: "chat-text", maxlength: 1000, autocomplete: "off", placeholder: "Say something to the table" });
+  const text = h("input", {
+    id: "chat-text",
+    maxlength: 1000,
+    autocomplete: "off",
+    placeholder: "Say something to the table",
+  });
   const to = h("select", { id: "chat-to" });
-  const form = h("form.chat-form", { id: "chat-form" },
+  const form = h(
+    "form.chat-form",
+    { id: "chat-form" },
     h("div.stack", h("label", "Message", text), h("label", "To", to)),
-    h("button", { type: "submit", id: "chat-send" }, "Send"));
+    h("button", { type: "submit", id: "chat-send" }, "Send"),
+  );
   const seatLink = h("input", { id: "seat-link", readonly: true, "aria-label": "Your seat link" });
-  const seat = h("details", { id: "seat" }, h("summary", "Your seat on another device"),
-    h("p.small.muted", "Open this link on your other device to sit in this same seat. Anyone holding it sits in your seat: keep it to yourself."),
-    h("div.share", seatLink, copyButton(seatLink, "Copy seat link")));
+  const seat = h(
+    "details",
+    { id: "seat" },
+    h("summary", "Your seat on another device"),
+    h(
+      "p.small.muted",
+      "Open this link on your other device to sit in this same seat. Anyone holding it sits in your seat: keep it to yourself.",
+    ),
+    h("div.share", seatLink, copyButton(seatLink, "Copy seat link")),
+  );
   fill(root, h("h2", "Who is here"), seats, h("h3", "Table talk"), empty, list, form, seat);
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const words = text.value.trim();
-    if (!words) { ctx.say("Write a message first.", "error"); text.focus(); return; }
+    if (!words) {
+      ctx.say("Write a message first.", "error");
+      text.focus();
+      return;
+    }
     try {
       const res = await ctx.table.say(words, to.value || null);
       text.value = "";
@@ -45,9 +64,16 @@ export function mountTalk(root, ctx) {
       const d = ev.data || {};
       const whisper = ev.visibility === "whisper";
       const toWhom = whisper ? (d.by === "gm" ? ` → ${nameOf(d.with)}` : " → GM") : "";
-      list.append(h(`li${whisper ? ".whisper" : ""}`, { "data-version": ev.version },
-        h("span.who", `${d.name || nameOf(d.by)}${toWhom}`), whisper ? h("span.badge.gm", "whisper") : null,
-        " ", d.text));
+      list.append(
+        h(
+          `li${whisper ? ".whisper" : ""}`,
+          { "data-version": ev.version },
+          h("span.who", `${d.name || nameOf(d.by)}${toWhom}`),
+          whisper ? h("span.badge.gm", "whisper") : null,
+          " ",
+          d.text,
+        ),
+      );
       empty.hidden = true;
       list.scrollTop = list.scrollHeight;
     }
@@ -55,9 +81,21 @@ export function mountTalk(root, ctx) {
 
   function showSeats() {
     const here = new Set(online.map((o) => o.who));
-    const all = [{ who: "gm", name: "GM" }, ...Object.entries(ctx.players || {}).map(([id, name]) => ({ who: id, name }))];
-    fill(seats, all.map((p) => h(`li.${here.has(p.who) ? "online" : "offline"}`, { "data-who": p.who },
-      p.name, h("span.sr-only", here.has(p.who) ? " (connected)" : " (not connected)"))));
+    const all = [
+      { who: "gm", name: "GM" },
+      ...Object.entries(ctx.players || {}).map(([id, name]) => ({ who: id, name })),
+    ];
+    fill(
+      seats,
+      all.map((p) =>
+        h(
+          `li.${here.has(p.who) ? "online" : "offline"}`,
+          { "data-who": p.who },
+          p.name,
+          h("span.sr-only", here.has(p.who) ? " (connected)" : " (not connected)"),
+        ),
+      ),
+    );
   }
 
   return {
@@ -71,7 +109,8 @@ export function mountTalk(root, ctx) {
       const was = to.value;
       const options = [h("option", { value: "" }, "everyone")];
       if (c.role === "gm") {
-        for (const [id, name] of Object.entries(c.players || {})) options.push(h("option", { value: id }, `a whisper to ${name}`));
+        for (const [id, name] of Object.entries(c.players || {}))
+          options.push(h("option", { value: id }, `a whisper to ${name}`));
       } else {
         options.push(h("option", { value: "gm" }, "a whisper to the GM"));
       }

@@ -49,23 +49,32 @@ export function toast(message, kind = "") {
   el.textContent = message;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 7000 : 3500);
+  toastTimer = setTimeout(
+    () => {
+      el.hidden = true;
+    },
+    kind === "error" ? 7000 : 3500,
+  );
 }
 
 /** A copy button for the text of an input. */
 export function copyButton(input, label = "Copy") {
-  return h("button.secondary.small", {
-    type: "button",
-    onclick: async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(input.value);
-      } catch {
-        document.execCommand("copy");
-      }
-      toast("Copied to the clipboard");
+  return h(
+    "button.secondary.small",
+    {
+      type: "button",
+      onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(input.value);
+        } catch {
+          document.execCommand("copy");
+        }
+        toast("Copied to the clipboard");
+      },
     },
-  }, label);
+    label,
+  );
 }
 
 export function pct(p) {
@@ -95,11 +104,19 @@ export function parseFaces(text, chained) {
   const raw = String(text || "").trim();
   if (!raw) return null;
   if (raw.startsWith("[")) return JSON.parse(raw);
-  const toInts = (s) => s.split(/[\s,]+/).filter(Boolean).map((x) => {
-    const n = Number(x);
-    if (!Number.isInteger(n)) throw new Error(`"${x}" is not a whole number`);
-    return n;
-  });
-  if (chained) return raw.split(";").map((chain) => toInts(chain)).filter((c) => c.length);
+  const toInts = (s) =>
+    s
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((x) => {
+        const n = Number(x);
+        if (!Number.isInteger(n)) throw new Error(`"${x}" is not a whole number`);
+        return n;
+      });
+  if (chained)
+    return raw
+      .split(";")
+      .map((chain) => toInts(chain))
+      .filter((c) => c.length);
   return toInts(raw);
 }
