@@ -111,11 +111,17 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def _note_violation(message: Any, errors: list[str]) -> None:
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(message.text)
+
+
 @pytest.fixture
 def new_page(browser: Any, server: str) -> Iterator[Any]:
     """A factory of pages, each in its own browser context (its own storage: one person at the table).
 
-    After the test, no page may have thrown an uncaught error or fetched anything from outside the app.
+    After the test, no page may have thrown an uncaught error, broken the Content Security Policy (the
+    browser reports each violation on the console) or fetched anything from outside the app.
     """
     contexts: list[Any] = []
 
@@ -128,6 +134,7 @@ def new_page(browser: Any, server: str) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: _note_violation(message, errors))
         page.on("request", lambda request: requests.append(request.url))
         return page
 

@@ -87,13 +87,21 @@ class ServerProcess:
     """`talespin serve` as a child process; started and waited for with bounded timeouts.
 
     ``db`` is a SQLite file, or a store URL as ``--db`` takes it (``postgresql://…``, with ``schema``);
-    ``extra`` adds options such as ``--workers``.
+    ``extra`` adds options such as ``--workers``. ``limits`` is ``--limits``: off unless a test asks (these
+    servers are hammered by racing, retrying and reconnecting clients; the limits have tests of their own).
     """
 
     def __init__(
-        self, db: Path | str, port: int, *, schema: str | None = None, extra: tuple[str, ...] = ()
+        self,
+        db: Path | str,
+        port: int,
+        *,
+        schema: str | None = None,
+        extra: tuple[str, ...] = (),
+        limits: str = "off",
     ) -> None:
         self.db = db
+        self.limits = limits
         self.port = port
         self.schema = schema
         self.extra = extra
@@ -124,6 +132,8 @@ class ServerProcess:
                 self.store_url,
                 *schema,
                 *self.extra,
+                "--limits",
+                self.limits,
                 "--host",
                 "127.0.0.1",
                 "--port",

@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from ..table import EXPORT_FORMAT, verify_export
+from ..table.pages import join_pages
 from ..table.recap import recap_markdown
 from .ascend_files import is_stdin
 from .output import EXIT_INVALID, console, emit, fail
@@ -23,6 +24,7 @@ _STATUS_STYLE = {"verified": "green", "mismatch": "bold red", "pending": "yellow
 
 
 def serve(
+    *,
     db: Annotated[str, typer.Option("--db", help="Store URL: a SQLite file path/URL or postgresql://…")] = (
         "sqlite:///talespin.db"
     ),
@@ -35,6 +37,17 @@ def serve(
     schema: Annotated[
         str | None, typer.Option(help="PostgreSQL schema for the tables (created if missing).")
     ] = None,
+    limits: Annotated[
+        str,
+        typer.Option(
+            help="Rate limits: 'off', or changes to the defaults, e.g. 'create=100/hour,token=off' "
+            "(buckets: create, join, campaign_join, token, client).",
+        ),
+    ] = "",
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Another origin whose pages may open the WebSocket, e.g. https://table.example."),
+    ] = None,
 ) -> None:
     """Run the game table: the HTTP API, live updates and the browser pages."""
     import uvicorn  # noqa: PLC0415 - the server loads only for this command
@@ -42,6 +55,12 @@ def serve(
 
     from ..store import open_store  # noqa: PLC0415
     from ..web import create_app, served  # noqa: PLC0415
+    from ..web.throttle import RateLimits  # noqa: PLC0415
+
+    try:
+        rate_limits = RateLimits.parse(limits)
+    except ValueError as error:
+        fail("bad_limits", f"--limits: {error}", as_json=False)
 
     if workers > 1 and served.is_sqlite(db):
         fail(
@@ -53,7 +72,7 @@ def serve(
     try:
         claim = served.claim_sqlite(db)  # held while this process lives
         if workers == 1:
-            app = create_app(db, schema=schema)
+            app = create_app(db, schema=schema, limits=rate_limits, origins=origin or ())
         else:
             open_store(db, schema=schema).close()  # migrate once, and report a bad URL here, not N times
     except served.SingleProcessStore as error:
@@ -74,6 +93,8 @@ def serve(
         else:
             os.environ[served.DB_VARIABLE] = db
             os.environ[served.SCHEMA_VARIABLE] = schema or ""
+            os.environ[served.LIMITS_VARIABLE] = limits
+            os.environ[served.ORIGINS_VARIABLE] = " ".join(origin or ())
             uvicorn.run("talespin.web.served:worker_app", factory=True, workers=workers, **options)
     except SystemExit as stopped:  # uvicorn exits 1 or 3 when it cannot listen
         if stopped.code not in (0, None):
@@ -123,7 +144,8 @@ def _read(path: Path, as_json: bool) -> Any:
 
 def verify(
     export: Annotated[
-        Path, typer.Argument(help="A JSON export of a campaign (the GM's, for a full check); - reads stdin.")
+        list[Path],
+        typer.Argument(help="A JSON export (the GM's, for a full check), or all its pages; - reads stdin."),
     ],
     receipt: Annotated[
         list[Path] | None,
@@ -133,20 +155,25 @@ def verify(
 ) -> None:
     """Check an exported record: its hash chain, every commitment and server roll, and each receipt.
 
+    An export downloaded in pages (``?after=…``) is checked whole when every page is given. Files of any
+    size are read (the size limit of sheets and scripts does not apply to an export).
+
     Exit 0 when everything verified; 1 on any mismatch; 3 when nothing is wrong but something could not
     be checked (a seed not revealed yet, entries hidden from a player's export, a chain-less old export);
     2 when a file is not an export or a receipt.
     """
-    record = _read(export, as_json)
+    pages = [_read(path, as_json) for path in export]
     receipts = [(str(path), _read(path, as_json)) for path in receipt or []]
+    named = " + ".join(str(path) for path in export)
     try:
-        if not isinstance(record, dict):
+        if not all(isinstance(page, dict) for page in pages):
             raise ValueError("the file holds no JSON object")
+        record = pages[0] if len(pages) == 1 else join_pages(pages)
         report = verify_export(record, receipts).to_json()
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        fail("bad_export", f"{export} or a receipt is not what verify reads: {str(error)[:300]}", as_json)
+        fail("bad_export", f"{named} or a receipt is not what verify reads: {str(error)[:300]}", as_json)
     except RecursionError:
-        fail("bad_export", f"{export} is not a talespin export: its JSON nests too deep", as_json)
+        fail("bad_export", f"{named} is not a talespin export: its JSON nests too deep", as_json)
     emit(report, as_json, lambda: _render(report))
     if report["exit_code"] != 0:
         raise typer.Exit(EXIT_INVALID if report["exit_code"] == 1 else report["exit_code"])

@@ -14,6 +14,7 @@ from typing import Any, Final
 from .auth import Viewer
 from .chain import CHAIN_ALGORITHM
 from .ledger import Ledger
+from .pages import page_of
 from .recap import recap_markdown
 from .views import events_after, head, state_json, version_for
 
@@ -23,8 +24,18 @@ EXPORT_FORMAT: Final = "talespin-export/1"
 """Names the shape of a JSON export, so readers can refuse one they do not know."""
 
 
-def export_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
-    """The whole record as ``viewer`` may see it."""
+def export_json(
+    ledger: Ledger, viewer: Viewer, *, after: int = 0, limit: int | None = None
+) -> dict[str, Any]:
+    """The record as ``viewer`` may see it: the whole of it, or one page (:mod:`.pages`).
+
+    ``after``, ``limit`` and ``next`` say which page this is; ``next`` is ``null`` on the last page, and the
+    version, chain head and state are always the campaign's now.
+    """
+    if limit is None and after == 0:
+        events, following = events_after(ledger, viewer, 0), None
+    else:
+        events, following = page_of(ledger, viewer, after, limit or ledger.version or 1)
     return {
         "format": EXPORT_FORMAT,
         "campaign": {
@@ -36,11 +47,26 @@ def export_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         "viewer": "gm" if viewer.is_gm else "player",
         "version": version_for(ledger, viewer),
         "chain": {"algorithm": CHAIN_ALGORITHM, "head": head(ledger, viewer)},
-        "events": events_after(ledger, viewer, 0),
+        "events": events,
         "state": state_json(ledger, viewer),
+        "after": after,
+        "limit": limit,
+        "next": following,
     }
 
 
-def export_markdown(ledger: Ledger, viewer: Viewer) -> str:
-    """The record as ``viewer`` may see it, as a readable session recap in Markdown (see :mod:`.recap`)."""
-    return recap_markdown(export_json(ledger, viewer))
+def export_markdown(ledger: Ledger, viewer: Viewer, *, after: int = 0, limit: int | None = None) -> str:
+    """The record as ``viewer`` may see it, as a readable session recap in Markdown (see :mod:`.recap`).
+
+    A page (``after``, ``limit``) recaps its own events and says, under its title, where the next starts.
+    """
+    record = export_json(ledger, viewer, after=after, limit=limit)
+    text = recap_markdown(record)
+    if not after and record["next"] is None:
+        return text
+    following = record["next"]
+    where = f"> This page recaps the versions after {after}" + (
+        f" up to {following}; the next page is `?after={following}`." if following else " to the end."
+    )
+    title, _, rest = text.partition("\n")
+    return f"{title}\n\n{where}\n{rest}"

@@ -13,6 +13,9 @@
   roll whose seed is not revealed yet is *pending*;
 * each receipt (:mod:`.receipts`): every head a client was shown lies on the export's chain.
 
+An export that is one page of a longer record (:mod:`.pages`) is *unverifiable* as a whole: its pages are
+joined first (:func:`~.pages.join_pages`), as ``talespin verify PAGE…`` does.
+
 A player's export lacks the hidden entries later states may depend on, so its rolls after an entry hidden
 from players are *unverifiable*, while its chain, seeds and commitments are still checked.
 """
@@ -170,6 +173,12 @@ def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
     """Check an export and each ``(name, receipt)`` (ValueError if the record or a receipt is not one)."""
     if not isinstance(record, Mapping) or record.get("format") != EXPORT_FORMAT:
         raise ValueError(f"not a talespin export (expected format {EXPORT_FORMAT!r})")
+    if record.get("after") or record.get("next") is not None:
+        return _one_page(record)
+    return _verify_whole(record, receipts)
+
+
+def _verify_whole(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]) -> Verification:
     campaign_id = str(record["campaign"]["id"])
     raws = list(record["events"])
     events = [stored_event(campaign_id, raw) for raw in raws]
@@ -214,6 +223,20 @@ def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
     for name, receipt in receipts:
         result.receipts.append(check_receipt(record, receipt, name))
     return result
+
+
+def _one_page(record: Mapping[str, Any]) -> Verification:
+    """An export that is not the whole record: nothing wrong with it can be known, nothing is verified."""
+    missing = []
+    if record.get("after"):
+        missing.append(f"versions up to {record.get('after')}")
+    if record.get("next") is not None:
+        missing.append(f"versions after {record.get('next')}")
+    detail = (
+        f"this export is one page of a longer record ({' and '.join(missing)} are on other pages): "
+        "download every page (?after=next until next is null) and verify them together"
+    )
+    return Verification(record=[Check(0, "pages", "-", None, "unverifiable", detail)])
 
 
 def _entry_command(ledger: Ledger, raw: Mapping[str, Any]) -> Any:

@@ -10,7 +10,7 @@ failure maps to a status code.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -21,15 +21,20 @@ from ..store import open_store
 from ..table import TableService
 from ..table.fairness import draw_seed
 from .errors import install_error_handlers
+from .guard import Guard
 from .lab_routes import lab_router
 from .limits import MAX_BODY, BodyLimit
 from .live import Hub
 from .routes import api_router
+from .throttle import RateLimits, Throttle
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["DEFAULT_LIMITS", "STATIC", "create_app"]
 
 STATIC = Path(__file__).with_name("static")
 """The browser pages, served at ``/``."""
+
+DEFAULT_LIMITS = RateLimits()
+"""The rate limits a server runs with unless told otherwise (see :mod:`.throttle`)."""
 
 _PLACEHOLDER = "<!doctype html><title>talespin</title><p>The talespin table is running.</p>\n"
 
@@ -48,11 +53,15 @@ def create_app(
     max_body: int = MAX_BODY,
     seeds: Callable[[], bytes] = draw_seed,
     sources: Mapping[str, Callable[[], str]] | None = None,
+    limits: RateLimits = DEFAULT_LIMITS,
+    origins: Iterable[str] = (),
 ) -> FastAPI:
     """The whole app over the store at ``store_url`` (``sqlite:///talespin.db``, ``postgresql://…``).
 
     ``sources`` may replace where the service takes its ``clock``, ``ids``, ``tokens`` and ``nonces`` from
     (see :class:`~talespin.table.TableService`): tests make them deterministic to compare runs byte for byte.
+    ``limits`` are the rate limits (:mod:`.throttle`); ``origins`` are the pages' origins, besides the
+    server's own, that may open its WebSocket (:mod:`.guard`).
     """
     store = open_store(store_url, schema=schema)
     service = TableService(store, seeds=seeds, **dict(sources or {}))
@@ -86,6 +95,8 @@ def create_app(
     app.state.feed = feed
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(Throttle, limits=limits)
+    app.add_middleware(Guard, origins=tuple(origins))  # outermost: refusals carry the headers too
 
     app.include_router(api_router(service, hub, feed))
     app.include_router(lab_router())

@@ -7,21 +7,22 @@ errors travel as exceptions to :mod:`.errors`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, WebSocket
+from fastapi import APIRouter, Body, Depends, WebSocket
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..store.port import ChangeFeed
 from ..systems import MalformedCommand, get_system, system_names
-from ..table import TableService, Viewer, export_json, export_markdown
+from ..table import TableService, Viewer
 from ..table.shape import check_input
 from .errors import UnknownSystem
 from .live import Hub, serve_socket
 from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
 from .odds_advice import odds_with_advice
+from .record_routes import add_record_routes
 from .talk_routes import add_talk_routes
 
 __all__ = ["api_router"]
@@ -96,31 +97,7 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
         """The campaign as this token may see it, with its version."""
         return JSONResponse(service.state(campaign_id, viewer(campaign_id, credentials)))
 
-    @router.get("/api/campaigns/{campaign_id}/events", tags=["table"])
-    def events(
-        campaign_id: CampaignId, credentials: Credentials, after: Annotated[int, Query(ge=0, le=2**53)] = 0
-    ) -> dict[str, Any]:
-        """The events after version ``after``, as this token may see them."""
-        who = viewer(campaign_id, credentials)
-        version, listed, head = service.backlog(campaign_id, who, after)
-        return {"version": version, "events": listed, "head": head}
-
-    @router.get("/api/campaigns/{campaign_id}/export", tags=["table"], response_model=None)
-    def export(
-        campaign_id: CampaignId,
-        credentials: Credentials,
-        format: Annotated[Literal["json", "markdown"], Query()] = "json",
-    ) -> JSONResponse | PlainTextResponse:
-        """The whole session record as this token may see it, as JSON or Markdown."""
-        who = viewer(campaign_id, credentials)
-        service.refresh(campaign_id)
-        with service.locked(campaign_id):
-            ledger = service.ledger(campaign_id)
-            if format == "markdown":
-                return PlainTextResponse(
-                    export_markdown(ledger, who), media_type="text/markdown; charset=utf-8"
-                )
-            return JSONResponse(export_json(ledger, who))
+    add_record_routes(router, service, viewer)
 
     @router.post("/api/campaigns/{campaign_id}/odds", tags=["table"])
     def odds(

@@ -23,13 +23,27 @@ from sqlalchemy.engine import make_url
 
 from ..store.sql import engine_url
 from .app import create_app
+from .throttle import RateLimits
 
-__all__ = ["DB_VARIABLE", "SCHEMA_VARIABLE", "SingleProcessStore", "claim_sqlite", "is_sqlite", "worker_app"]
+__all__ = [
+    "DB_VARIABLE",
+    "LIMITS_VARIABLE",
+    "ORIGINS_VARIABLE",
+    "SCHEMA_VARIABLE",
+    "SingleProcessStore",
+    "claim_sqlite",
+    "is_sqlite",
+    "worker_app",
+]
 
 DB_VARIABLE = "TALESPIN_SERVE_DB"
 """The store URL a worker process opens."""
 SCHEMA_VARIABLE = "TALESPIN_SERVE_SCHEMA"
 """The PostgreSQL schema a worker process keeps its tables in (unset: the database's default)."""
+LIMITS_VARIABLE = "TALESPIN_SERVE_LIMITS"
+"""The rate limits of a worker process, as ``--limits`` takes them (unset: the defaults)."""
+ORIGINS_VARIABLE = "TALESPIN_SERVE_ORIGINS"
+"""The other origins allowed to open a worker's WebSocket, separated by spaces."""
 
 
 class SingleProcessStore(Exception):
@@ -68,4 +82,9 @@ def claim_sqlite(url: str) -> IO[str] | None:
 
 def worker_app() -> FastAPI:
     """The app of one worker process, over the store the parent named in the environment."""
-    return create_app(os.environ[DB_VARIABLE], schema=os.environ.get(SCHEMA_VARIABLE) or None)
+    return create_app(
+        os.environ[DB_VARIABLE],
+        schema=os.environ.get(SCHEMA_VARIABLE) or None,
+        limits=RateLimits.parse(os.environ.get(LIMITS_VARIABLE, "")),
+        origins=os.environ.get(ORIGINS_VARIABLE, "").split(),
+    )

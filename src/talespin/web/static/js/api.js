@@ -66,8 +66,15 @@ export class Table {
   state() {
     return request("GET", `${this.base}/state`, { token: this.token });
   }
-  events(after = 0) {
-    return request("GET", `${this.base}/events?after=${after}`, { token: this.token });
+  /** Every event after version `after`, read page by page (each answer says where the `next` one starts). */
+  async events(after = 0) {
+    let page = await request("GET", `${this.base}/events?after=${after}`, { token: this.token });
+    const events = [...page.events];
+    while (page.next !== null && page.next !== undefined) {
+      page = await request("GET", `${this.base}/events?after=${page.next}`, { token: this.token });
+      events.push(...page.events);
+    }
+    return { ...page, events };
   }
   odds(query) {
     return request("POST", `${this.base}/odds`, { token: this.token, body: query });
@@ -97,15 +104,42 @@ export class Table {
   handCharacter(character, to) {
     return request("POST", `${this.base}/seats/hand`, { token: this.token, body: { character, to } });
   }
-  exportUrl(format) {
-    return `${this.base}/export?format=${format}`;
+  exportUrl(format, after = 0) {
+    return `${this.base}/export?format=${format}&after=${after}`;
   }
-  async exportText(format) {
-    const response = await reach(this.exportUrl(format), {
+  async exportPage(format, after) {
+    const response = await reach(this.exportUrl(format, after), {
       headers: { Authorization: `Bearer ${this.token}` },
     });
     if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
     return response.text();
+  }
+  /**
+   * The whole record as one file. The server answers a page at a time: JSON pages are joined into one
+   * export (what `talespin verify` reads); Markdown pages follow one another.
+   */
+  async exportText(format) {
+    if (format !== "json") {
+      const texts = [];
+      let after = 0;
+      for (;;) {
+        const text = await this.exportPage(format, after);
+        texts.push(text);
+        const next = /the next page is `\?after=(\d+)`/.exec(text);
+        if (!next) break;
+        after = Number(next[1]);
+      }
+      return texts.join("\n");
+    }
+    const first = await this.exportPage(format, 0);
+    let page = JSON.parse(first);
+    if (page.next === null || page.next === undefined) return first; // the whole record, byte for byte
+    const events = [...page.events];
+    while (page.next !== null && page.next !== undefined) {
+      page = JSON.parse(await this.exportPage(format, page.next));
+      events.push(...page.events);
+    }
+    return JSON.stringify({ ...page, events, after: 0, limit: null, next: null }, null, 2);
   }
   socketUrl(after) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";

@@ -1,0 +1,229 @@
+"""Rate limits: how much one client, one token and one campaign may ask of the server.
+
+Each limit is a bucket (:class:`Rate`): it holds ``count`` requests, refills evenly over ``seconds``, and a
+request that finds it empty is refused with 429, a ``Retry-After`` header (whole seconds until the bucket
+holds one request again) and the contract's body ``{"error": {"code": "rate_limited", "message",
+"retry_after", "limit"}}``. Nothing is applied when a request is refused.
+
+The buckets (:class:`RateLimits`, every one a setting of ``talespin serve --limits``):
+
+========================  =======================================  ==============
+bucket                    counts                                   default
+========================  =======================================  ==============
+``create``                campaigns created, per client address    30 per hour
+``join``                  joins, per client address                60 per hour
+``campaign_join``         joins, per campaign                      30 per hour
+``token``                 API requests and sockets, per token      600 per minute
+``client``                API requests and sockets, per address    1200 per minute
+========================  =======================================  ==============
+
+The client address is the connection's peer: behind a reverse proxy, run uvicorn's ``--proxy-headers``
+(``--forwarded-allow-ips``) so that it is the player's and not the proxy's. The pages and static files are
+not counted. Buckets live in the process's memory (each worker keeps its own); the least recently used are
+forgotten beyond :data:`MAX_BUCKETS`, so the limiter's memory stays bounded however many addresses call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields, replace
+from typing import Final
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["MAX_BUCKETS", "Buckets", "Rate", "RateLimits", "Throttle", "deny_socket", "rate_limited_body"]
+
+MAX_BUCKETS: Final = 50_000
+"""The most buckets kept at once (a bucket is a few dozen bytes)."""
+
+_UNITS: Final = {"second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86400.0}
+_RATE = re.compile(r"^\s*(\d{1,9})\s*/\s*(second|minute|hour|day)s?\s*$")
+_JOIN = re.compile(r"^/api/campaigns/([^/]+)/join$")
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """At most ``count`` requests at once, refilled evenly over ``seconds`` (``Rate(30, 3600)``: 30/hour)."""
+
+    count: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str) -> Rate:
+        """``"30/hour"``, ``"600/minute"``, ``"5/second"`` or ``"100/day"`` (ValueError otherwise)."""
+        matched = _RATE.match(text)
+        if matched is None or int(matched.group(1)) < 1:
+            raise ValueError(f"{text!r} is not a rate: expected COUNT/second|minute|hour|day, e.g. 30/hour")
+        return cls(int(matched.group(1)), _UNITS[matched.group(2)])
+
+    def __str__(self) -> str:
+        unit = next((name for name, size in _UNITS.items() if size == self.seconds), None)
+        return f"{self.count}/{unit}" if unit else f"{self.count} per {self.seconds:g} s"
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """Every bucket's rate; ``None`` turns that bucket off (see the module's table)."""
+
+    create: Rate | None = Rate(30, 3600)
+    join: Rate | None = Rate(60, 3600)
+    campaign_join: Rate | None = Rate(30, 3600)
+    token: Rate | None = Rate(600, 60)
+    client: Rate | None = Rate(1200, 60)
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        """No limit at all (a private server, or tests that are not about limits)."""
+        return cls(None, None, None, None, None)
+
+    @classmethod
+    def parse(cls, text: str) -> RateLimits:
+        """``"off"``, or changes to the defaults: ``"create=100/hour,token=off"`` (ValueError otherwise)."""
+        if text.strip() == "off":
+            return cls.off()
+        names = [f.name for f in fields(cls)]
+        limits = cls()
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            name, _, value = part.partition("=")
+            name = name.strip()
+            if name not in names:
+                raise ValueError(f"{name!r} is not a rate limit: expected one of {', '.join(names)}")
+            rate = None if value.strip() == "off" else Rate.parse(value)
+            limits = replace(limits, **{name: rate})
+        return limits
+
+
+class Buckets:
+    """Token buckets by key, the least recently used forgotten beyond ``size``; thread-safe."""
+
+    def __init__(self, size: int = MAX_BUCKETS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._levels: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._size = size
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    def take(self, key: str, rate: Rate) -> float:
+        """Take one request from ``key``'s bucket: 0 when it had one, else the seconds until it will."""
+        now = self._clock()
+        per_second = rate.count / rate.seconds
+        with self._lock:
+            level, then = self._levels.pop(key, (float(rate.count), now))
+            level = min(float(rate.count), level + (now - then) * per_second)
+            if level >= 1:
+                level -= 1
+                wait = 0.0
+            else:
+                wait = (1 - level) / per_second
+            self._levels[key] = (level, now)
+            while len(self._levels) > self._size:
+                self._levels.popitem(last=False)
+        return wait
+
+
+def rate_limited_body(what: str, rate: Rate, wait: float) -> tuple[bytes, int]:
+    """The 429 body for a refusal by the ``what`` bucket, and its ``Retry-After`` in whole seconds."""
+    retry = max(1, math.ceil(wait))
+    message = f"too many requests: the limit is {rate} {what}; try again in {retry} s"
+    body = {"error": {"code": "rate_limited", "message": message, "retry_after": retry, "limit": str(rate)}}
+    return json.dumps(body).encode(), retry
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _token(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            scheme, _, credentials = str(value.decode("latin-1")).partition(" ")
+            if scheme.lower() == "bearer" and credentials.strip():
+                return credentials.strip()
+    if scope["type"] == "websocket":
+        for pair in str(scope.get("query_string", b"").decode("latin-1")).split("&"):
+            key, _, found = pair.partition("=")
+            if key == "token" and found:
+                return found
+    return None
+
+
+class Throttle:
+    """ASGI middleware applying :class:`RateLimits` to ``/api`` requests and sockets."""
+
+    def __init__(self, app: ASGIApp, limits: RateLimits, buckets: Buckets | None = None) -> None:
+        self.app = app
+        self.limits = limits
+        self.buckets = buckets or Buckets()
+
+    def _checks(self, scope: Scope) -> Iterator[tuple[str, str, Rate | None]]:
+        """``(bucket key, what it counts, rate)`` for each bucket this request draws from."""
+        client = scope.get("client")
+        address = str(client[0]) if client else "unknown"
+        path, method = str(scope.get("path", "")), scope.get("method", "GET")
+        yield f"client:{address}", "requests per client", self.limits.client
+        token = _token(scope)
+        if token is not None:
+            yield f"token:{_digest(token)}", "requests per token", self.limits.token
+        if method == "POST" and path.rstrip("/") == "/api/campaigns":
+            yield f"create:{address}", "campaigns created per client", self.limits.create
+        joined = _JOIN.match(path) if method == "POST" else None
+        if joined is not None:
+            yield f"join:{address}", "joins per client", self.limits.join
+            yield f"campaign:{_digest(joined.group(1))}", "joins per campaign", self.limits.campaign_join
+
+    def refusal(self, scope: Scope) -> tuple[bytes, int] | None:
+        """The 429 body and Retry-After when a bucket this request draws from is empty, else ``None``."""
+        for key, what, rate in self._checks(scope):
+            if rate is None:
+                continue
+            wait = self.buckets.take(key, rate)
+            if wait > 0:
+                return rate_limited_body(what, rate, wait)
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in {"http", "websocket"} or not str(scope.get("path", "")).startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        refused = self.refusal(scope)
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        body, retry = refused
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(retry).encode()),
+        ]
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await deny_socket(scope, receive, send, status=429, body=body, headers=headers)
+
+
+async def deny_socket(
+    scope: Scope,
+    receive: Receive,
+    send: Send,
+    *,
+    status: int,
+    body: bytes,
+    headers: list[tuple[bytes, bytes]],
+) -> None:
+    """Refuse a WebSocket before it opens: an HTTP ``status`` with ``body`` where the server can send one
+    (the ASGI denial-response extension), else a close with code 4000 + ``status``."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in scope.get("extensions", {}):
+        await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send({"type": "websocket.close", "code": 4000 + status})
