@@ -9,6 +9,7 @@ The hub also knows who is connected: whenever someone comes or goes, every socke
 with ``?presence=1`` gets a presence frame ``{"kind": "presence", "online": [{"who", "name", "role"}]}``
 (``who`` is ``"gm"`` or a player id; a frame without ``type``, so it is never mistaken for an event). A
 player removed from the table is disconnected at once: its socket closes before any later event is sent.
+What a client sends on the socket is checked and answered by :mod:`.messages`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from ..store.port import StoredEvent
 from ..table import TableError, TableService, Viewer
 from .errors import error_body, status_of
+from .messages import answer
 
 __all__ = ["Hub", "serve_socket"]
 
@@ -162,11 +164,15 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
             getting = asyncio.ensure_future(subscriber.queue.get())
             done, _ = await asyncio.wait({receiving, getting}, return_when=asyncio.FIRST_COMPLETED)
             if receiving in done:
-                getting.cancel()
-                if receiving.result()["type"] == "websocket.disconnect":
+                received = receiving.result()
+                if received["type"] == "websocket.disconnect":
+                    getting.cancel()
                     return
+                await websocket.send_json(answer(received))  # every message is answered
                 receiving = asyncio.ensure_future(websocket.receive())
-                continue
+                if getting not in done:
+                    getting.cancel()
+                    continue
             forwarded = await _forward(
                 websocket, service, campaign_id, viewer, frame=getting.result(), mark=mark
             )
