@@ -1,6 +1,8 @@
 // The HTTP side of the game table: one small client shared by every page.
 // The token travels in `Authorization: Bearer …`; errors come back as {"error": {"code", "message", "rule"?}}.
 
+import { keepHeads } from "./receipts.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
@@ -84,11 +86,13 @@ export class Table {
     return request("POST", `${this.base}/invite`, { token: this.token });
   }
   /** One command; each carries a fresh nonce, this page's share of any server dice it rolls. */
-  command(command, expectedVersion) {
-    return request("POST", `${this.base}/commands`, {
+  async command(command, expectedVersion) {
+    const answer = await request("POST", `${this.base}/commands`, {
       token: this.token,
       body: { command, expected_version: expectedVersion, nonce: freshNonce() },
     });
+    keepHeads(this.id, answer); // the receipt of what this command's answer showed
+    return answer;
   }
   /** Table talk: to everyone, or a whisper (`to`: "gm" from a player, a player id from the GM). */
   say(text, to = null) {

@@ -10,6 +10,7 @@ import { mountGm } from "./gm.js";
 import { LiveFeed } from "./live.js";
 import { describe, EntryLog } from "./log.js";
 import { rememberTable } from "./mine.js";
+import { downloadReceipt, keepHeads } from "./receipts.js";
 import { mountTalk } from "./talk.js";
 import { renderIiScene, renderPeople } from "./scene.js";
 import { $, copyButton, fill, h, toast } from "./ui.js";
@@ -177,7 +178,9 @@ function scheduleRefresh() {
 async function refresh() {
   let s;
   try {
-    s = readState(await table.state());
+    const raw = await table.state();
+    keepHeads(table.id, raw, raw.role);
+    s = readState(raw);
   } catch (err) {
     if (ctx.role === null) {
       fill(
@@ -423,6 +426,10 @@ async function download(format) {
 }
 $("#export-json").addEventListener("click", () => download("json"));
 $("#export-md").addEventListener("click", () => download("markdown"));
+$("#export-receipt").addEventListener("click", () => {
+  const receipt = downloadReceipt(table.id);
+  say(`Receipt saved: ${receipt.heads.length} chain head(s) this browser was shown.`);
+});
 
 // ---------- start ----------
 
@@ -440,6 +447,7 @@ async function start() {
   const feed = new LiveFeed(
     table,
     (events) => {
+      keepHeads(table.id, { events });
       addEvents(events);
       if (talk) talk.heard(events);
       scheduleRefresh();
