@@ -53,22 +53,25 @@ def test_every_process_streams_every_commit_in_order() -> None:
         campaign_id, gm = made["id"], made["gm_token"]
         base = f"/api/campaigns/{campaign_id}"
         player = _join(servers[1], campaign_id, made["invite_token"], "Pia").json()["player_token"]
-        start = int(_state(servers[2], campaign_id, gm)["version"])
-        listeners = [Listener([s], base, token, start) for s in servers for token in (gm, player)]
+        # each viewer numbers what it receives: a player's versions are its own, not the GM's
+        starts = {token: int(_state(servers[2], campaign_id, token)["version"]) for token in (gm, player)}
+        listeners = [Listener([s], base, token, starts[token]) for s in servers for token in (gm, player)]
         for listener in listeners:
             listener.start()
         for listener in listeners:
             listener.wait_open()
-        version = start
+        version = starts[gm]
         for index in range(NOTES):  # each command goes to the next process, expecting the last one's version
             answer = _note(servers[index % 3], campaign_id, gm, f"note {index}", version)
             assert answer.status_code == 200, answer.text
             version = answer.json()["version"]
-        for listener in listeners:
-            listener.wait_for(version)
+        ends = {token: int(_state(servers[0], campaign_id, token)["version"]) for token in (gm, player)}
+        assert ends[gm] == version
+        for listener, token in zip(listeners, [gm, player] * 3, strict=True):
+            listener.wait_for(ends[token])
             listener.close()
         for listener, token in zip(listeners, [gm, player] * 3, strict=True):
-            assert listener.versions == visible_versions(servers[0], base, token, start)
+            assert listener.versions == visible_versions(servers[0], base, token, starts[token])
         replay = replayed_state(servers[0], campaign_id)
         for server in servers:
             assert _state(server, campaign_id, gm) == replay
