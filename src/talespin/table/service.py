@@ -25,10 +25,12 @@ alike, in order and each once, from inside the campaign's lock.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -61,6 +63,9 @@ Listener = Callable[[str, list[StoredEvent]], None]
 """Called with a campaign id and the events just appended to it."""
 
 MAX_NAME = 200
+ODDS_KEPT = 128
+"""How many odds answers a campaign remembers, by (version, role, query): every page asking the same at the
+same version costs one computation."""
 
 log = logging.getLogger("talespin.table")
 
@@ -95,6 +100,8 @@ class _Campaign:
     players: dict[str, PlayerRecord]
     lock: threading.Lock
     problems: list[Problem]
+    odds: OrderedDict[tuple[int, str, str], dict[str, Any]] = field(default_factory=OrderedDict)
+    views: dict[tuple[int, str, str | None], dict[str, Any]] = field(default_factory=dict)
 
 
 def _name(value: Any, what: str) -> str:
@@ -395,11 +402,25 @@ class TableService:
     def state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:
         """The campaign as ``viewer`` may see it, with its version (the newest committed)."""
         self.refresh(campaign_id)
+        return self.live_state(campaign_id, viewer)
+
+    def live_state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:
+        """The state as ``viewer`` may see it at the version this process holds (no trip to the store).
+
+        For the live feed, which has just been told of the newest events: each viewer's state is built once
+        per version (through :func:`.views.state_json`, the one place a view is cut), however many of its
+        pages are open. The answer is shared: read it, never change it.
+        """
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            shown = state_json(campaign.ledger, viewer)
-            if viewer.is_gm:
-                shown["problems"] = [problem.to_json() for problem in campaign.problems]
+            key = (campaign.ledger.version, viewer.role, viewer.player_id)
+            shown = campaign.views.get(key)
+            if shown is None:
+                shown = state_json(campaign.ledger, viewer)
+                if viewer.is_gm:
+                    shown["problems"] = [problem.to_json() for problem in campaign.problems]
+                campaign.views = {k: v for k, v in campaign.views.items() if k[0] == key[0]}
+                campaign.views[key] = shown
             return shown
 
     def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
@@ -484,4 +505,14 @@ class TableService:
         with campaign.lock:
             ledger = campaign.ledger
             system, state = ledger.system, ledger.state if viewer.is_gm else ledger.release.state
-        return system.odds(state, query)  # the state is frozen: no lock needed while computing
+            key = (ledger.version, viewer.role, json.dumps(query, sort_keys=True, separators=(",", ":")))
+            known = campaign.odds.get(key)
+            if known is not None:
+                campaign.odds.move_to_end(key)
+                return known
+        answer = system.odds(state, query)  # the state is frozen: no lock needed while computing
+        with campaign.lock:
+            campaign.odds[key] = answer
+            while len(campaign.odds) > ODDS_KEPT:
+                campaign.odds.popitem(last=False)
+        return answer

@@ -10,6 +10,12 @@ with ``?presence=1`` gets a presence frame ``{"kind": "presence", "online": [{"w
 (``who`` is ``"gm"`` or a player id; a frame without ``type``, so it is never mistaken for an event). A
 player removed from the table is disconnected at once: its socket closes before any later event is sent.
 What a client sends on the socket is checked and answered by :mod:`.messages`.
+
+A socket opened with ``?state=1`` also gets the viewer's state, so a page need not fetch it after every
+event: a frame ``{"kind": "state", "state": {…}}`` (exactly what ``GET /state`` answers this viewer) after
+the backlog and after each batch of new events. Like ``GET /state`` it is cut by :func:`talespin.table.views.
+state_json`, so it carries nothing the viewer may not see; it is built once per version and viewer however
+many pages are open.
 """
 
 from __future__ import annotations
@@ -110,8 +116,20 @@ def _removes(events: list[StoredEvent], viewer: Viewer) -> bool:
     )
 
 
+async def _send_state(websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer) -> None:
+    state = await run_in_threadpool(service.live_state, campaign_id, viewer)
+    await websocket.send_json({"kind": "state", "state": state})
+
+
 async def _forward(
-    websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer, *, frame: Frame, mark: int
+    websocket: WebSocket,
+    service: TableService,
+    campaign_id: str,
+    viewer: Viewer,
+    *,
+    frame: Frame,
+    mark: int,
+    with_state: bool = False,
 ) -> int | None:
     """Send one queued frame as ``viewer`` may see it; the new version mark, or ``None`` once it is closed."""
     if isinstance(frame, dict):
@@ -128,6 +146,8 @@ async def _forward(
             shown = await run_in_threadpool(service.visible, campaign_id, viewer, fresh)
         for event in shown:
             await websocket.send_json(event)
+        if with_state:
+            await _send_state(websocket, service, campaign_id, viewer)
     return mark
 
 
@@ -159,6 +179,9 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
         )
         for event in backlog:
             await websocket.send_json(event)
+        with_state = websocket.query_params.get("state") == "1"
+        if with_state:
+            await _send_state(websocket, service, campaign_id, viewer)
         receiving = asyncio.ensure_future(websocket.receive())
         while True:
             getting = asyncio.ensure_future(subscriber.queue.get())
@@ -174,7 +197,13 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
                     getting.cancel()
                     continue
             forwarded = await _forward(
-                websocket, service, campaign_id, viewer, frame=getting.result(), mark=mark
+                websocket,
+                service,
+                campaign_id,
+                viewer,
+                frame=getting.result(),
+                mark=mark,
+                with_state=with_state,
             )
             if forwarded is None:
                 return

@@ -126,6 +126,9 @@ def with_advice(
         return answer | {"advice": None, "advice_reason": reason}
     costs = {action: cost for action, _, cost in advice.rows}
     who = answer["character"]
+    # the service remembers its answers (by version and query): mark copies of the rows, never its own
+    marked = ("choices", "decisive")
+    answer = answer | {key: [dict(row) for row in answer[key]] for key in marked if key in answer}
     for row in answer.get("choices", []):
         kind = "auto" if row.get("choice") == "auto" else answer["situation"].split("_")[0]
         _mark(row, costs, Action(kind, who, None if kind == "auto" else row.get("talent")))

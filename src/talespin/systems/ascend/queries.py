@@ -3,7 +3,8 @@
 The query is a mapping; its ``kind`` picks the question (``advice`` when a ``hero`` is named):
 
 * ``advice`` — ``{"hero", "skill" | "conviction", "difficulty", "required", "narration", "limit",
-  "distinct"}``: every legal Dice Pool ranked by P(success) (AS-ODDS-3), in the shape of docs/state-views.md;
+  "distinct", "top", "current"}``: every legal Dice Pool ranked by P(success) (AS-ODDS-3), in the shape of
+  docs/state-views.md; with ``top`` only the best ``top`` rows and the ``current`` choice's row;
 * ``test`` — ``{"rating", "difficulty", "pool", "required"}``: the Successes distribution (AS-ODDS-1);
 * ``opposed`` — ``{"attacker": {"rating", "difficulty", "pool"}, "defender": {...}}`` (AS-ODDS-2);
 * ``extended`` — ``{"rating", "difficulty", "pool", "goal", "limit"}``: Tests needed (AS-ODDS-2).
@@ -11,18 +12,19 @@ The query is a mapping; its ``kind`` picks the question (``advice`` when a ``her
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from ..bounds import Whole
 from ..errors import IllegalCommand, MalformedCommand
-from .advice import advise
+from .advice import Choice, advise
 from .advice_marks import goal_chances, mark_rows
 from .odds import extended_odds, opposed_odds, test_odds
 from .rule_ids import TEST_1
-from .rules import Narration
+from .rules import Narration, Rules
 from .state import AscendState
 
 __all__ = ["answer"]
@@ -30,6 +32,24 @@ __all__ = ["answer"]
 
 class _Query(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CurrentChoice(_Query):
+    """The Dice Pool a page has chosen now: its Trait, Background, Aid and Invoked items (by name)."""
+
+    trait: StrictStr | None = None
+    background: StrictStr | None = None
+    aid: StrictStr | None = None
+    invoke: list[StrictStr] = Field(default_factory=list, max_length=16)
+
+    def matches(self, choice: Choice) -> bool:
+        """Whether ``choice`` is this pool (the Invoked items in any order)."""
+        return (choice.trait, choice.background, choice.aid, sorted(choice.invoke)) == (
+            self.trait,
+            self.background,
+            self.aid,
+            sorted(self.invoke),
+        )
 
 
 class AdviceQuery(_Query):
@@ -44,6 +64,8 @@ class AdviceQuery(_Query):
     narration: Narration = "none"
     limit: Whole | None = Field(default=None, ge=1)
     distinct: bool = False
+    top: Whole | None = Field(default=None, ge=1)
+    current: CurrentChoice | None = None
 
 
 class Side(_Query):
@@ -108,10 +130,23 @@ def _parse(query: Mapping[str, Any]) -> _Query:
         raise MalformedCommand(f"odds query {path}: {first['msg']}", code="bad_query", path=path) from None
 
 
-def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
+_RANKINGS: OrderedDict[tuple[str, ...], tuple[Rules, list[Choice]]] = OrderedDict()
+"""The latest rankings by hero sheet and Test: a page that changes only its chosen pool (``current``,
+``top``) is answered without ranking every pool again. A ranking is a pure function of these, so a
+remembered one is the ranking itself."""
+_RANKINGS_KEPT: Final = 64
+
+
+def _ranked(state: AscendState, query: AdviceQuery) -> list[Choice]:
     hero = state.hero(query.hero)
     if hero is None:
         raise IllegalCommand(f"no hero called {query.hero!r}", rule=TEST_1, code="unknown_hero", path="hero")
+    asked = (query.skill, query.conviction, query.difficulty, query.required, query.distinct, query.narration)
+    key = (hero.model_dump_json(), *(repr(value) for value in asked))
+    found = _RANKINGS.get(key)
+    if found is not None and found[0] is state.rules:
+        _RANKINGS.move_to_end(key)
+        return found[1]
     choices = advise(
         hero,
         skill=query.skill,
@@ -122,7 +157,30 @@ def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
         rules=state.rules,
         distinct=query.distinct,
     )
+    _RANKINGS[key] = (state.rules, choices)
+    while len(_RANKINGS) > _RANKINGS_KEPT:
+        _RANKINGS.popitem(last=False)
+    return choices
+
+
+def _shown(choices: list[Choice], query: AdviceQuery) -> tuple[list[Choice], Choice | None]:
+    """The rows to answer with (``limit``, then ``top`` plus the current choice) and the current choice."""
     shown = choices if query.limit is None else choices[: query.limit]
+    current = None
+    if query.current is not None:
+        current = next((choice for choice in choices if query.current.matches(choice)), None)
+    if query.top is not None:
+        shown = shown[: query.top]
+        if current is not None and current not in shown:
+            shown = [*shown, current]
+    return shown, current
+
+
+def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
+    choices = _ranked(state, query)
+    hero = state.hero(query.hero)
+    assert hero is not None  # _ranked refused an unknown hero
+    shown, current = _shown(choices, query)
     first = choices[0]
     tested = {"skill": query.skill} if query.skill is not None else {"conviction": query.conviction}
     rows = [choice.to_json(state.rules) for choice in shown]
@@ -139,7 +197,12 @@ def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
         "required": first.required,
         "choices": len(choices),
         "advice": rows,
+        "truncated": len(shown) < len(choices),
     }
+    if query.top is not None:
+        body["top"] = query.top
+    if query.current is not None:  # the chosen pool's row (also among "advice"), or null if it is not legal
+        body["current"] = rows[shown.index(current)] if current is not None else None
     if progress is not None:  # an extended Test under way: each pool's chance to finish it
         tests_left = None if progress.limit is None else progress.limit - progress.tests
         needed = max(progress.goal - progress.successes, 0)
