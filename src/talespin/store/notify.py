@@ -16,13 +16,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from typing import TYPE_CHECKING
 
-import psycopg
-from psycopg import sql
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from ..extras import require
 from .port import ChangeHandler, LinkHandler
+
+if TYPE_CHECKING:
+    import psycopg
 
 __all__ = ["PostgresFeed", "announce", "channel_for"]
 
@@ -82,6 +85,9 @@ class PostgresFeed:
             self._thread.join(timeout=5)
 
     def _run(self, on_change: ChangeHandler, on_link: LinkHandler) -> None:
+        psycopg = require("psycopg")  # the [postgres] extra: imported only when a server LISTENs
+        from psycopg import sql  # noqa: PLC0415 - with the extra just checked
+
         pause = 0.05
         while not self._stopping.is_set():
             try:
