@@ -69,3 +69,11 @@ def test_version_help_and_completion_options() -> None:
     assert helped.returncode == 0 and "odds" in helped.stdout
     root = subprocess.run([*command, "-h"], check=False, capture_output=True, text=True)
     assert "--install-completion" in root.stdout
+
+
+def test_the_sdist_carries_tests_examples_and_docs() -> None:
+    """MANIFEST.in puts the whole test suite, the examples, the docs and the benchmarks in the sdist."""
+    lines = (ROOT / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
+    grafted = {line.split()[1] for line in lines if line.startswith("graft ")}
+    for folder in ("tests", "examples", "docs", "bench", "scripts"):
+        assert folder in grafted and (ROOT / folder).is_dir(), folder

@@ -29,13 +29,28 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert "make test" in first_block
 
 
+RAW = "https://raw.githubusercontent.com/talespin-rpg/talespin/main/"
+BLOB = "https://github.com/talespin-rpg/talespin/blob/main/"
+
+
 def test_readme_images_exist() -> None:
-    """Every picture the README shows is in the repository."""
+    """Every picture the README shows is in the repository, linked absolutely (the package index shows it)."""
     text = README.read_text(encoding="utf-8")
-    paths = re.findall(r"\]\((docs/[^)]+\.png)\)", text) + re.findall(r'src="(docs/[^"]+\.png)"', text)
+    escaped = re.escape(RAW)
+    paths = re.findall(rf"\]\({escaped}([^)]+\.png)\)", text) + re.findall(
+        rf'src="{escaped}([^"]+\.png)"', text
+    )
     assert paths
     for path in paths:
         assert (ROOT / path).is_file(), path
+
+
+def test_readme_links_work_off_the_repository() -> None:
+    """No relative link or image: on the package index page they would break; each file linked exists."""
+    text = README.read_text(encoding="utf-8")
+    assert not re.findall(r"\]\((?!https?://|#)[^)]+\)|src=\"(?!https?://)", text)
+    for path in re.findall(rf"\]\({re.escape(BLOB)}([^)#]+)\)", text):
+        assert (ROOT / path).exists(), path
 
 
 def test_readme_cli_commands_exist() -> None:
