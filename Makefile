@@ -62,6 +62,10 @@ test: lint typecheck unit
 docs: $(DEV_STAMP)
 	$(BIN)/mkdocs build --strict
 
+# Each rules-data value changed in turn: the tests naming its rules must fail (minutes; not part of `test`).
+mutate: $(DEV_STAMP)
+	$(BIN)/python tests/mutation/run.py
+
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 
