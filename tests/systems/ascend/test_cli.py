@@ -284,6 +284,15 @@ def test_advise_ranks_the_choices() -> None:
     assert every["choices"] == len(every["advice"]) > body["choices"]
 
 
+def test_advise_shows_ten_choices_unless_asked() -> None:
+    """Without --top or --all, `ascend advise` lists the ten best choices (of many more)."""
+    # rule: AS-ODDS-3
+    hero = str(EXAMPLES / "ascend-hero-susan.yaml")
+    code, body = _run("advise", "--hero", hero, "--skill", "Athletics", "--narration", "narrated")
+    assert code == 0
+    assert len(body["advice"]) == 10 < body["choices"]
+
+
 def test_advise_refuses_bad_input() -> None:
     """An unknown Skill or narration level is exit 2."""
     # rule: AS-TEST-1

@@ -137,11 +137,20 @@ def test_extended_odds_match_enumeration_and_icepool(target: int, pool: int, goa
     assert Fraction(body["p_beyond_exact"]) == 1 - reached[limit]
 
 
+def test_rerolled_ties_stop_after_ten_rerolls_by_default() -> None:
+    """Under ``reroll`` with the shipped limit, a tie is rolled again 10 times: 11 rolls in all."""
+    # rule: AS-OPP-1
+    figures = opposed_odds(load_rules({"opposed": {"tie": "reroll"}}), (4, 2), (4, 2))
+    eleven = figures.win * sum((figures.tie**k for k in range(11)), Fraction(0))
+    assert figures.attacker_wins == eleven
+    assert figures.attacker_wins != figures.win * sum((figures.tie**k for k in range(12)), Fraction(0))
+
+
 def test_extended_odds_without_a_limit_stop_at_the_horizon() -> None:
-    """No limit: the rules' odds horizon bounds the list and the rest of the mass is p_beyond."""
-    # rule: AS-ODDS-2
+    """No limit: the odds list the first 30 Tests (the horizon); the rest of the mass is p_beyond."""
+    # rule: AS-ODDS-2 AS-EXT-1
     odds = extended_odds(RULES, target=0, pool=1, goal=3)
-    assert len(odds.needed) == RULES.extended.odds_horizon
+    assert len(odds.needed) == 30
     assert 0 < odds.p_within < 1
 
 

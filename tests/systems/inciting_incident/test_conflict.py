@@ -112,6 +112,26 @@ def test_regular_attack(h: Any) -> None:
     assert refused.value.rule == "II-FLOW-2"
 
 
+def test_a_success_by_nothing_still_moves_the_flow_by_one(h: Any) -> None:
+    """A regular attack totalling exactly 20 succeeds and shifts the Flow by 1, not by 20 − 20 = 0."""
+    # rule: II-FLOW-2
+    exactly = [[3], [3], [3], [3], [3], [1], [4]]  # 6d6 + d10 vs Guard: 16 + 4 = 20
+    state, events = h.run(
+        [
+            {
+                "do": "regular_attack",
+                "character": "Ada",
+                "target": "Guard",
+                "talent": "Quickdraw",
+                "faces": exactly,
+            }
+        ],
+        state=_conflict(h),
+    )
+    assert h.last(events, "TalentRolled").data["total"] == 20
+    assert state.scene.conflict.flow == 1
+
+
 def test_decisive_attack_guard_and_wound(h: Any) -> None:
     """A Decisive Attack rolls against 30 − the Flow in the attacker's favour (at least 10) and wounds."""
     # rule: II-FLOW-3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -90,6 +91,17 @@ def test_heal_removes_all_wounds(h: Any) -> None:
         ]
     )
     assert state.members[1].wounds == 0
+
+
+def test_heal_removes_every_wound_whatever_amount_is_asked(h: Any) -> None:
+    """Two wounds, a heal asking for one: both are gone (healing removes all wounds)."""
+    # rule: II-SCENE-2
+    state, _ = h.run([COOP])
+    hurt = dataclasses.replace(state.members[1], wounds=2)
+    state = dataclasses.replace(state, members=(state.members[0], hurt, *state.members[2:]))
+    state, events = h.run([{"do": "heal", "character": "Bram", "amount": 1}], state=state)
+    assert state.members[1].wounds == 0
+    assert h.last(events, "WoundsHealed").data["amount"] == 2
 
 
 def test_action_scene_has_difficulty_triggers_obstacles(h: Any) -> None:

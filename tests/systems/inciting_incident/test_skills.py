@@ -191,6 +191,19 @@ def test_advanced_recreation(h: Any) -> None:
     assert refused.value.rule == "II-SKILL-3"
 
 
+def test_a_skill_is_learned_without_recreation_by_default(h: Any) -> None:
+    """The optional learning rule is off as shipped: a cooperative scene's change may add a new Skill."""
+    # rule: II-SKILL-4
+    state, _ = h.run(
+        [
+            {"do": "start_scene", "kind": "cooperative"},
+            {"do": "learn", "character": "Ada", "talent": "Piloting", "skill": GLIDE},
+        ]
+    )
+    skills = [s.name for s in state.members[0].sheet.talent("Piloting").skills]
+    assert GLIDE["name"] in skills
+
+
 def test_optional_learning_rule(h: Any) -> None:
     """With the optional rule on, a Skill is learned only after one successful recreation."""
     # rule: II-SKILL-4 II-SCENE-2
