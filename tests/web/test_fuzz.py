@@ -15,8 +15,12 @@ from table_sheets import ADA, SUSAN
 from web_support import Campaign, bearer
 
 from talespin.web import create_app
+from talespin.web.throttle import RateLimits
 
-APP = create_app(f"sqlite:///{Path(tempfile.mkdtemp(prefix='talespin-fuzz-')) / 'fuzz.db'}")
+# thousands of requests a minute from one client: the fuzzing app has no rate limits (they are tested apart)
+APP = create_app(
+    f"sqlite:///{Path(tempfile.mkdtemp(prefix='talespin-fuzz-')) / 'fuzz.db'}", limits=RateLimits.off()
+)
 CLIENT = TestClient(APP)
 II = Campaign.create(CLIENT, "ii")
 ASCEND = Campaign.create(CLIENT, "ascend")

@@ -80,7 +80,9 @@ class Guard:
                 await self.app(scope, receive, send)
                 return
             message = "this page may not open the table's live updates: its Origin is not the table's own"
-            body = json.dumps({"error": {"code": "foreign_origin", "message": message}}).encode()
+            body = json.dumps(
+                {"error": {"code": "foreign_origin", "message": message, "rule": None}}
+            ).encode()
             headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
             await deny_socket(scope, receive, send, status=403, body=body, headers=headers)
             return

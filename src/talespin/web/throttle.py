@@ -131,7 +131,15 @@ def rate_limited_body(what: str, rate: Rate, wait: float) -> tuple[bytes, int]:
     """The 429 body for a refusal by the ``what`` bucket, and its ``Retry-After`` in whole seconds."""
     retry = max(1, math.ceil(wait))
     message = f"too many requests: the limit is {rate} {what}; try again in {retry} s"
-    body = {"error": {"code": "rate_limited", "message": message, "retry_after": retry, "limit": str(rate)}}
+    body = {
+        "error": {
+            "code": "rate_limited",
+            "message": message,
+            "rule": None,
+            "retry_after": retry,
+            "limit": str(rate),
+        }
+    }
     return json.dumps(body).encode(), retry
 
 
