@@ -64,6 +64,8 @@ def play_ii(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
     seen.add(bo, driver.send(bo, {"do": "add_character", "sheet": BEA}))
     driver.send("gm", {"do": "start_scene", "kind": "action", "difficulty": 5})
     _gm_secrets(driver, secrets, "before")
+    # a public Trigger after the hidden one: its id must not count the hidden one
+    driver.send("gm", {"do": "add_trigger", "at": 60, "text": "The canyon floods"})
     driver.send("gm", {"do": "simple_obstacle"})
     blind: dict[str, Any] = {
         "do": "simple_obstacle",

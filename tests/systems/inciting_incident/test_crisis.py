@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from talespin.systems import Event
 from talespin.systems.bounds import MAX_EVENTS_PER_COMMAND
 from talespin.systems.errors import IllegalCommand, MalformedCommand
-from talespin.systems.inciting_incident import decide
+from talespin.systems.inciting_incident import decide, evolve
 from talespin.systems.inciting_incident.commands import MAX_WHOLE_NUMBER
 
 
@@ -170,3 +171,36 @@ def test_a_rise_causing_more_events_than_the_cap_is_refused_before_any_work(h: A
     assert refused.value.code == "too_many_events"
     assert str(MAX_EVENTS_PER_COMMAND) in refused.value.message
     assert state.scene.crisis == 0
+
+
+def test_a_public_trigger_id_does_not_count_gm_only_triggers(h: Any) -> None:
+    """Public Triggers are numbered 1, 2, …; GM-only ones -1, -2, …: a hidden one shifts no public id."""
+    # rule: II-CRISIS-2
+    public = {"at": 10, "text": "A patrol arrives"}
+    hidden = {"at": 10, "text": "The bridge gives way", "visibility": "gm"}
+    alone = _scene(h, public)
+    after_hidden = _scene(h, hidden, public, hidden)
+    assert [t.id for t in alone.scene.triggers] == [1]
+    assert [(t.id, t.visibility) for t in after_hidden.scene.triggers] == [
+        (-1, "gm"),
+        (1, "public"),
+        (-2, "gm"),
+    ]
+    state, events = h.run([{"do": "add_trigger", "at": 20, "text": "Later"}], state=after_hidden)
+    assert h.last(events, "TriggerAdded").data["trigger"] == 2
+    state, events = h.run([{"do": "adjust_crisis", "amount": 10}], state=state)
+    fired = [e.data["trigger"] for e in events if e.type == "TriggerFired"]
+    assert fired == [-1, 1, -2]  # one value: in the order they were added
+    state, events = h.run([{"do": "rearm_trigger", "trigger": -2}], state=state)
+    assert h.last(events, "TriggerRearmed").data == {"trigger": -2, "values": [10]}
+    assert h.last(events, "TriggerRearmed").visibility == "gm"
+
+
+def test_a_record_that_numbered_hidden_triggers_with_the_rest_gets_no_repeated_id(h: Any) -> None:
+    """An older record's GM-only Trigger with a positive id still moves the public count past it."""
+    # rule: II-CRISIS-2
+    state = _scene(h, {"at": 10, "text": "A"})
+    old = {"trigger": 2, "at": 15, "every": None, "text": "B", "visibility": "gm"}
+    state = evolve(state, Event("TriggerAdded", old, "gm"))
+    _, events = h.run([{"do": "add_trigger", "at": 20, "text": "C"}], state=state)
+    assert h.last(events, "TriggerAdded").data["trigger"] == 3

@@ -79,10 +79,10 @@ class Draft:
         old, new = scene.crisis, scene.crisis + amount
         self.emit("CrisisRaised", {"amount": amount, "crisis": new, "cause": cause, "character": character})
         due: list[tuple[int, int, Trigger]] = []
-        for trigger in scene.triggers:
+        for added, trigger in enumerate(scene.triggers):  # ties of value fire in the order added
             for value in trigger_values(trigger, old, new):
                 if not (self.rules.crisis.once_per_value and value in trigger.fired):
-                    due.append((value, trigger.id, trigger))
+                    due.append((value, added, trigger))
             if len(self.events) + len(due) > MAX_EVENTS_PER_COMMAND:
                 raise too_many_events()  # before building and applying any of them
         for value, _, trigger in sorted(due, key=lambda item: (item[0], item[1])):

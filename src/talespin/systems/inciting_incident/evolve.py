@@ -81,7 +81,10 @@ def _scene_started(s: GameState, d: Data) -> GameState:
 
 def _trigger_added(s: GameState, d: Data) -> GameState:
     trigger = Trigger(d["trigger"], d["at"], d["every"], d["text"], d["visibility"])
-    return replace(_with_scene(s, triggers=(*_scene(s).triggers, trigger)), next_trigger_id=d["trigger"] + 1)
+    added = _with_scene(s, triggers=(*_scene(s).triggers, trigger))
+    if d["trigger"] < 0:  # GM-only, numbered apart (a record made before that numbered them with the rest)
+        return replace(added, next_hidden_trigger_id=min(s.next_hidden_trigger_id, d["trigger"] - 1))
+    return replace(added, next_trigger_id=max(s.next_trigger_id, d["trigger"] + 1))
 
 
 def _trigger_update(

@@ -128,7 +128,11 @@ def end_scene(draft: Draft, command: Command, rng: Rng) -> None:
 
 
 def add_trigger(draft: Draft, command: Command, rng: Rng) -> None:
-    """II-CRISIS-2: add a Trigger (GM-only ones stay hidden from players until they fire)."""
+    """II-CRISIS-2: add a Trigger (GM-only ones stay hidden from players until they fire).
+
+    Public Triggers are numbered 1, 2, 3, …; GM-only ones -1, -2, -3, …, so that whether a GM-only Trigger
+    exists changes no public Trigger's id.
+    """
     check_keys(command, {"at", "every", "text", "visibility", "spend", "reason"})
     draft.scene("action", "conflict")
     at = req_int(command, "at", minimum=1, rule=ids.CRISIS_2)
@@ -139,14 +143,15 @@ def add_trigger(draft: Draft, command: Command, rng: Rng) -> None:
     shown = visibility(command)
     if opt_bool(command, "spend"):
         draft.spend_tension("trigger", 1, opt_str(command, "reason"))
+    hidden = shown == "gm"  # numbered apart: a public Trigger's id must not count the GM's secret ones
     data = {
-        "trigger": draft.state.next_trigger_id,
+        "trigger": draft.state.next_hidden_trigger_id if hidden else draft.state.next_trigger_id,
         "at": at,
         "every": every,
         "text": text,
         "visibility": shown,
     }
-    draft.emit("TriggerAdded", data, "gm" if shown == "gm" else "public")
+    draft.emit("TriggerAdded", data, "gm" if hidden else "public")
 
 
 def rearm_trigger(draft: Draft, command: Command, rng: Rng) -> None:

@@ -151,6 +151,10 @@ class GameState:
     last_rest_scene: int | None = None
     recreated: tuple[tuple[str, str], ...] = ()
     next_trigger_id: int = 1
+    """The id of the next public Trigger: 1, 2, 3, … counting public Triggers only."""
+    next_hidden_trigger_id: int = -1
+    """The id of the next GM-only Trigger: -1, -2, -3, … counted apart, so that a public Trigger's id says
+    nothing about whether GM-only ones exist."""
 
     def member(self, name: str) -> Member | None:
         """The character called ``name``."""
