@@ -19,7 +19,7 @@ from statistics import median
 import icepool
 
 from talespin.systems.ascend import advise, decide, default_rules, evolve, new_state, parse_hero, successes
-from talespin.systems.ascend.odds import _binomial
+from talespin.systems.ascend.chances import _binomial
 
 Figure = float | int | str
 

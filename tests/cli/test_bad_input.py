@@ -15,7 +15,7 @@ from talespin.cli.ascend_files import MAX_DEPTH
 from talespin.dice import LimitExceeded
 from talespin.documents import MAX_BYTES
 from talespin.systems.inciting_incident import default_rules
-from talespin.systems.inciting_incident.rolls import final_d6
+from talespin.systems.inciting_incident.plan import final_d6
 
 TALESPIN = [sys.executable, "-c", "from talespin.cli import main; main()"]
 """The console script, run by this interpreter."""

@@ -20,7 +20,8 @@ from ..lab import odds_grid, plot_grid
 from ..systems.inciting_incident import SYSTEM, default_rules, final_d6, roll_chances
 from ..systems.inciting_incident import rule_ids as ids
 from ..systems.inciting_incident.chances import action_crisis, roll_crisis
-from ..systems.inciting_incident.rolls import RollSpec, make_roll
+from ..systems.inciting_incident.plan import RollSpec
+from ..systems.inciting_incident.rolling import make_roll
 from ..systems.inciting_incident.script import run_script
 from ..systems.inciting_incident.sheet import Character
 from ..text import words

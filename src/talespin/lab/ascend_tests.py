@@ -26,7 +26,7 @@ from itertools import accumulate
 from typing import Any
 
 from ..systems.ascend import Hero, Rules, advise, extended_odds, load_rules, opposed_odds
-from ..systems.ascend.odds import exact
+from ..systems.ascend.chances import exact
 from ..systems.ascend.rules import Narration
 from ..systems.errors import MalformedCommand
 

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..systems.ascend import load_rules, successes
-from ..systems.ascend.odds import exact
+from ..systems.ascend.chances import exact
 from ..systems.errors import MalformedCommand
 
 __all__ = ["AscendComparison", "compare_ascend"]

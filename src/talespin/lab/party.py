@@ -21,7 +21,7 @@ from typing import Any
 
 from ..systems.errors import MalformedCommand
 from ..systems.inciting_incident.chances import action_crisis, roll_crisis, total_distribution
-from ..systems.inciting_incident.rolls import final_d6
+from ..systems.inciting_incident.plan import final_d6
 from ..systems.inciting_incident.rules import Rules
 
 __all__ = ["Member", "RollTable", "parse_party", "roll_table"]

@@ -172,7 +172,7 @@ def test_extended_odds_beyond_the_work_limit_are_refused_before_any_work() -> No
     """An extended Test with an absurd limit (10¹¹ Tests) is refused with LimitExceeded instead of hanging."""
     # rule: AS-ODDS-2
     from talespin.dice import LimitExceeded
-    from talespin.systems.ascend.odds import MAX_EXTENDED_WORK, extended_odds
+    from talespin.systems.ascend.chances import MAX_EXTENDED_WORK, extended_odds
 
     with pytest.raises(LimitExceeded, match=str(MAX_EXTENDED_WORK)):
         extended_odds(None, target=3, pool=4, goal=5, limit=10**11)

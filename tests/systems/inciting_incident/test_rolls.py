@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from talespin.systems.errors import MalformedCommand
 from talespin.systems.inciting_incident import decide, default_rules, final_d6, ladder, load_rules, new_state
-from talespin.systems.inciting_incident.rolls import RollSpec, make_roll
+from talespin.systems.inciting_incident.plan import RollSpec
+from talespin.systems.inciting_incident.rolling import make_roll
 
 RULES = default_rules()
 

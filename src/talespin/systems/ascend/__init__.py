@@ -1,8 +1,9 @@
 """Ascend: the rules engine, its exact odds and invoke advice.
 
 Rules data lives in ``rules.yaml`` (:mod:`.rules`); sheets in :mod:`.sheet`; the engine is
-``decide``/``evolve`` over frozen state (:mod:`.engine`, :mod:`.state`); odds in :mod:`.odds` and
-:mod:`.advice`; the script runner in :mod:`.script`. The registry finds :data:`SYSTEM`::
+``decide``/``evolve`` over frozen state (:mod:`.decide`, :mod:`.state`); the exact odds of a roll in
+:mod:`.chances`, invoke advice in :mod:`.advice`, the answer to an odds query in :mod:`.odds`; the script
+runner in :mod:`.script`. The registry finds :data:`SYSTEM`::
 
     >>> from talespin.systems import get_system
     >>> get_system("ascend") is SYSTEM
@@ -12,8 +13,8 @@ Rules data lives in ``rules.yaml`` (:mod:`.rules`); sheets in :mod:`.sheet`; the
 from __future__ import annotations
 
 from .advice import Choice, advise
-from .engine import decide
-from .odds import ExtendedOdds, OpposedOdds, TestOdds, extended_odds, opposed_odds, successes, test_odds
+from .chances import ExtendedOdds, OpposedOdds, TestOdds, extended_odds, opposed_odds, successes, test_odds
+from .decide import decide
 from .pool import Item, PreparedTest, prepare_test
 from .rules import Narration, Rules, default_rules, load_rules
 from .script import ScriptError, run_script

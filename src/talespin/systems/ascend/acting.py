@@ -1,6 +1,6 @@
 """Acting out one Test inside any command: finding the hero, preparing, rolling, and the events it makes.
 
-Shared by every command that rolls (:mod:`.engine` for a single Test, :mod:`.contests` for opposed and
+Shared by every command that rolls (:mod:`.decide` for a single Test, :mod:`.contests` for opposed and
 extended Tests). Errors raised inside a nested part of a command (a side, a step) get that part's path in
 front with :func:`within`.
 """

@@ -26,8 +26,8 @@ from typing import Any, cast, get_args
 
 from ...dice import LimitExceeded
 from ..arguments import instance, one_of, optional_text, optional_whole
+from .chances import distribution_rows, exact, successes
 from .commands import TestSpec
-from .odds import distribution_rows, exact, successes
 from .pool import Item, prepare_test
 from .rules import Narration, Rules, default_rules
 from .sheet import ITEM_KIND, POOL_KINDS, Hero

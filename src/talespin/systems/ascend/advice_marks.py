@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from .odds import exact, extended_odds
+from .chances import exact, extended_odds
 from .rules import Rules
 from .state import ExtendedProgress
 

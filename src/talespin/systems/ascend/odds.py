@@ -1,208 +1,235 @@
-"""Exact odds of Ascend: Successes of one Test, opposed Tests and extended Tests (AS-ODDS-1, AS-ODDS-2).
+"""Odds queries: what the table asks before anyone rolls (``odds(state, query)``).
 
-Each die is a Success with probability ``p = (Target + 1)/10`` clamped to [0, 1] (for the shipped d10 read
-0–9), so the Successes of a pool of ``n`` dice are binomial. Everything here is an exact
-:class:`~talespin.dice.Distribution` or :class:`~fractions.Fraction`; floats are only made for presentation.
+The query is a mapping; its ``kind`` picks the question (``advice`` when a ``hero`` is named):
 
->>> rules = default_rules()
->>> test_odds(rules, target=2, pool=1).p_success
-Fraction(3, 10)
->>> successes(rules, target=9, pool=3).outcomes()
-[3]
+* ``advice`` — ``{"hero", "skill" | "conviction", "difficulty", "required", "narration", "limit",
+  "distinct", "top", "current"}``: every legal Dice Pool ranked by P(success) (AS-ODDS-3), in the shape of
+  docs/state-views.md; with ``top`` only the best ``top`` rows and the ``current`` choice's row;
+* ``test`` — ``{"rating", "difficulty", "pool", "required"}``: the Successes distribution (AS-ODDS-1);
+* ``opposed`` — ``{"attacker": {"rating", "difficulty", "pool"}, "defender": {...}}`` (AS-ODDS-2);
+* ``extended`` — ``{"rating", "difficulty", "pool", "goal", "limit"}``: Tests needed (AS-ODDS-2).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
-from typing import Any, ClassVar
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, Final, Literal
 
-from ...dice import Distribution, LimitExceeded
-from .rules import Die, Rules, default_rules
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
-MAX_EXTENDED_WORK = 400_000
-"""The largest extended-Test odds computed: Tests × (goal + 1) × (Successes one Test can add + 1).
+from ..bounds import Whole
+from ..errors import IllegalCommand, MalformedCommand
+from .advice import Choice, advise
+from .advice_marks import goal_chances, mark_rows
+from .chances import extended_odds, opposed_odds, test_odds
+from .rule_ids import TEST_1
+from .rules import Narration, Rules
+from .state import AscendState
 
-About two seconds of exact arithmetic; a goal or limit far beyond any table (``--limit 10¹¹``) is refused
-with :class:`~talespin.dice.LimitExceeded` before any work, instead of running for hours.
-"""
-
-__all__ = [
-    "MAX_EXTENDED_WORK",
-    "ExtendedOdds",
-    "OpposedOdds",
-    "TestOdds",
-    "distribution_rows",
-    "exact",
-    "extended_odds",
-    "opposed_odds",
-    "successes",
-    "test_odds",
-]
+__all__ = ["answer"]
 
 
-def exact(p: Fraction) -> str:
-    """An exact probability as the contracts write it: ``"numerator/denominator"`` in lowest terms."""
-    return f"{p.numerator}/{p.denominator}"
+class _Query(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-def distribution_rows(dist: Distribution) -> list[list[Any]]:
-    """``[[outcome, p, "n/d"], …]`` for every possible outcome, ascending."""
-    return [[outcome, float(p), exact(p)] for outcome, p in dist.items()]
+class CurrentChoice(_Query):
+    """The Dice Pool a page has chosen now: its Trait, Background, Aid and Invoked items (by name)."""
 
+    trait: StrictStr | None = None
+    background: StrictStr | None = None
+    aid: StrictStr | None = None
+    invoke: list[StrictStr] = Field(default_factory=list, max_length=16)
 
-@lru_cache(maxsize=4096)
-def _binomial(die: Die, target: int, pool: int) -> Distribution:
-    return Distribution.bernoulli(die.p_success(target)).repeat_sum(pool)
-
-
-def successes(rules: Rules, target: int, pool: int) -> Distribution:
-    """AS-ODDS-1: the number of Successes of ``pool`` dice against ``target`` (0 dice: 0 Successes)."""
-    return _binomial(rules.die, target, pool)
-
-
-@dataclass(frozen=True, slots=True)
-class TestOdds:
-    """The odds of one Test: its Successes distribution and P(at least ``required``)."""
-
-    __test__: ClassVar[bool] = False  # a rules term, not a pytest test class
-
-    target: int
-    pool: int
-    required: int
-    distribution: Distribution
-
-    @property
-    def p_success(self) -> Fraction:
-        """P(Successes ≥ required)."""
-        return self.distribution.p_at_least(self.required)
-
-    def to_json(self) -> dict[str, Any]:
-        """The contract's ``{"target", "pool", "required", "p_success", "p_success_exact", …}``."""
-        mean = self.distribution.mean()
-        return {
-            "target": self.target,
-            "pool": self.pool,
-            "required": self.required,
-            "p_success": float(self.p_success),
-            "p_success_exact": exact(self.p_success),
-            "expected_successes": float(mean),
-            "expected_successes_exact": exact(mean),
-            "distribution": distribution_rows(self.distribution),
-        }
-
-
-def test_odds(rules: Rules | None, *, target: int, pool: int, required: int | None = None) -> TestOdds:
-    """AS-ODDS-1: the odds of a Test of ``pool`` dice against ``target`` needing ``required`` Successes."""
-    rules = rules or default_rules()
-    needed = rules.required.default if required is None else required
-    return TestOdds(target, pool, needed, successes(rules, target, pool))
-
-
-@dataclass(frozen=True, slots=True)
-class OpposedOdds:
-    """AS-ODDS-2: one roll of an opposed Test, and who finally wins under the campaign's tie rule."""
-
-    win: Fraction
-    tie: Fraction
-    lose: Fraction
-    attacker_wins: Fraction
-    defender_wins: Fraction
-    tie_rule: str
-
-    def to_json(self) -> dict[str, Any]:
-        """Floats and exact strings of every figure."""
-        figures = {
-            "p_win": self.win,
-            "p_tie": self.tie,
-            "p_lose": self.lose,
-            "p_attacker_wins": self.attacker_wins,
-            "p_defender_wins": self.defender_wins,
-        }
-        body: dict[str, Any] = {"tie_rule": self.tie_rule}
-        for key, value in figures.items():
-            body[key] = float(value)
-            body[f"{key}_exact"] = exact(value)
-        return body
-
-
-def opposed_odds(rules: Rules | None, attacker: tuple[int, int], defender: tuple[int, int]) -> OpposedOdds:
-    """AS-ODDS-2: P(win/tie/lose) for the attacker's ``(target, pool)`` against the defender's.
-
-    With the tie rule ``defender`` the defender takes every tie. With ``reroll`` a tie is rolled again up to
-    ``reroll_limit`` times and a tie that outlasts them goes to the defender, so over ``k = limit + 1`` rolls
-    P(attacker wins) = win · (1 + tie + … + tie^(k−1)), exactly.
-    """
-    rules = rules or default_rules()
-    a = successes(rules, *attacker)
-    d = successes(rules, *defender)
-    difference = a - d
-    win = difference.p_at_least(1)
-    lose = difference.p_at_most(-1)
-    tie = 1 - win - lose
-    if rules.opposed.tie == "reroll":
-        rolls = rules.opposed.reroll_limit + 1
-        repeats = sum((tie**k for k in range(rolls)), Fraction(0))
-        attacker_wins = win * repeats
-    else:
-        attacker_wins = win
-    return OpposedOdds(win, tie, lose, attacker_wins, 1 - attacker_wins, rules.opposed.tie)
-
-
-@dataclass(frozen=True, slots=True)
-class ExtendedOdds:
-    """AS-ODDS-2: how many Tests an extended Test needs to reach its goal."""
-
-    goal: int
-    limit: int | None
-    needed: tuple[Fraction, ...]
-    """``needed[n-1]`` = P(the goal is first reached on Test n), for n up to the limit or the horizon."""
-
-    @property
-    def p_within(self) -> Fraction:
-        """P(the goal is reached within the limit, or within the horizon when there is none)."""
-        return sum(self.needed, Fraction(0))
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"goal", "limit", "tests_needed": [[n, p, "n/d"], …], "p_within_limit", …}``."""
-        within = self.p_within
-        return {
-            "goal": self.goal,
-            "limit": self.limit,
-            "horizon": len(self.needed),
-            "tests_needed": [[n, float(p), exact(p)] for n, p in enumerate(self.needed, start=1) if p],
-            "p_within_limit": float(within),
-            "p_within_limit_exact": exact(within),
-            "p_beyond": float(1 - within),
-            "p_beyond_exact": exact(1 - within),
-        }
-
-
-def extended_odds(
-    rules: Rules | None, *, target: int, pool: int, goal: int, limit: int | None = None
-) -> ExtendedOdds:
-    """AS-ODDS-2: the distribution of the number of Tests (each ``pool`` dice against ``target``) to ``goal``.
-
-    The running total is capped at the goal after every Test, which is exact for "has it reached the goal".
-    Without a limit the list stops at the rules' ``odds_horizon``; the rest of the mass is ``p_beyond``.
-    """
-    rules = rules or default_rules()
-    steps = limit if limit is not None else rules.extended.odds_horizon
-    work = steps * (goal + 1) * (min(pool, goal) + 1)
-    if work > MAX_EXTENDED_WORK:
-        raise LimitExceeded(
-            f"the odds of an extended Test of up to {steps} Tests toward {goal} Successes with {pool} dice "
-            f"are too large to compute ({work} steps of work; the limit is {MAX_EXTENDED_WORK}): "
-            "use a smaller goal, limit or pool"
+    def matches(self, choice: Choice) -> bool:
+        """Whether ``choice`` is this pool (the Invoked items in any order)."""
+        return (choice.trait, choice.background, choice.aid, sorted(choice.invoke)) == (
+            self.trait,
+            self.background,
+            self.aid,
+            sorted(self.invoke),
         )
-    step = successes(rules, target, pool).cap(goal)
-    running = Distribution.constant(0)
-    reached_before = Fraction(0)
-    needed = []
-    for _ in range(steps):
-        running = (running + step).cap(goal)
-        reached = running.p_at_least(goal)
-        needed.append(reached - reached_before)
-        reached_before = reached
-    return ExtendedOdds(goal, limit, tuple(needed))
+
+
+class AdviceQuery(_Query):
+    """AS-ODDS-3 for one hero's Test."""
+
+    kind: Literal["advice"] = "advice"
+    hero: StrictStr
+    skill: StrictStr | None = None
+    conviction: StrictStr | None = None
+    difficulty: Whole | None = None
+    required: Whole | None = None
+    narration: Narration = "none"
+    limit: Whole | None = Field(default=None, ge=1)
+    distinct: bool = False
+    top: Whole | None = Field(default=None, ge=1)
+    current: CurrentChoice | None = None
+
+
+class Side(_Query):
+    """A Test by its numbers: rating, Difficulty and pool size."""
+
+    rating: Whole
+    difficulty: Whole = 0
+    pool: Whole = Field(ge=0)
+
+    @property
+    def target(self) -> int:
+        """Target = rating − Difficulty."""
+        return self.rating - self.difficulty
+
+
+class TestQuery(Side):
+    """AS-ODDS-1 for a Test by its numbers."""
+
+    kind: Literal["test"]
+    required: Whole | None = Field(default=None, ge=1)
+
+
+class OpposedQuery(_Query):
+    """AS-ODDS-2 for two sides by their numbers."""
+
+    kind: Literal["opposed"]
+    attacker: Side
+    defender: Side
+
+
+class ExtendedQuery(Side):
+    """AS-ODDS-2 for an extended Test of equal steps."""
+
+    kind: Literal["extended"]
+    goal: Whole = Field(ge=1)
+    limit: Whole | None = Field(default=None, ge=1)
+
+
+_QUERIES: dict[str, type[_Query]] = {
+    "advice": AdviceQuery,
+    "test": TestQuery,
+    "opposed": OpposedQuery,
+    "extended": ExtendedQuery,
+}
+
+
+def _parse(query: Mapping[str, Any]) -> _Query:
+    if not isinstance(query, Mapping):
+        raise MalformedCommand("an odds query is a mapping", code="bad_query", path="")
+    kind = query.get("kind", "advice" if "hero" in query else None)
+    model = _QUERIES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        known = ", ".join(_QUERIES)
+        raise MalformedCommand(
+            f"unknown odds query kind {kind!r}; expected one of: {known}", code="bad_query", path="kind"
+        )
+    try:
+        return model.model_validate({**query, "kind": kind})
+    except ValidationError as error:
+        first = error.errors()[0]
+        path = ".".join(str(p) for p in first["loc"])
+        raise MalformedCommand(f"odds query {path}: {first['msg']}", code="bad_query", path=path) from None
+
+
+_RANKINGS: OrderedDict[tuple[str, ...], tuple[Rules, list[Choice]]] = OrderedDict()
+"""The latest rankings by hero sheet and Test: a page that changes only its chosen pool (``current``,
+``top``) is answered without ranking every pool again. A ranking is a pure function of these, so a
+remembered one is the ranking itself."""
+_RANKINGS_KEPT: Final = 64
+
+
+def _ranked(state: AscendState, query: AdviceQuery) -> list[Choice]:
+    hero = state.hero(query.hero)
+    if hero is None:
+        raise IllegalCommand(f"no hero called {query.hero!r}", rule=TEST_1, code="unknown_hero", path="hero")
+    asked = (query.skill, query.conviction, query.difficulty, query.required, query.distinct, query.narration)
+    key = (hero.model_dump_json(), *(repr(value) for value in asked))
+    found = _RANKINGS.get(key)
+    if found is not None and found[0] is state.rules:
+        _RANKINGS.move_to_end(key)
+        return found[1]
+    choices = advise(
+        hero,
+        skill=query.skill,
+        conviction=query.conviction,
+        difficulty=query.difficulty,
+        required=query.required,
+        narration=query.narration,
+        rules=state.rules,
+        distinct=query.distinct,
+    )
+    _RANKINGS[key] = (state.rules, choices)
+    while len(_RANKINGS) > _RANKINGS_KEPT:
+        _RANKINGS.popitem(last=False)
+    return choices
+
+
+def _shown(choices: list[Choice], query: AdviceQuery) -> tuple[list[Choice], Choice | None]:
+    """The rows to answer with (``limit``, then ``top`` plus the current choice) and the current choice."""
+    shown = choices if query.limit is None else choices[: query.limit]
+    current = None
+    if query.current is not None:
+        current = next((choice for choice in choices if query.current.matches(choice)), None)
+    if query.top is not None:
+        shown = shown[: query.top]
+        if current is not None and current not in shown:
+            shown = [*shown, current]
+    return shown, current
+
+
+def _advice(state: AscendState, query: AdviceQuery) -> dict[str, Any]:
+    choices = _ranked(state, query)
+    hero = state.hero(query.hero)
+    assert hero is not None  # _ranked refused an unknown hero
+    shown, current = _shown(choices, query)
+    first = choices[0]
+    tested = {"skill": query.skill} if query.skill is not None else {"conviction": query.conviction}
+    rows = [choice.to_json(state.rules) for choice in shown]
+    # A blind roll's Successes are the GM's alone, and odds carry no role: such a Test gets no goal chances.
+    extended = state.extended
+    progress = extended if extended is not None and extended.open and not extended.blind else None
+    reach = None if progress is None else goal_chances(state.rules, progress, target=first.target)
+    mark_rows(rows, [c.p_success for c in shown], reach)
+    body: dict[str, Any] = {
+        "hero": hero.name,
+        **tested,
+        "narration": query.narration,
+        "target": first.target,
+        "required": first.required,
+        "choices": len(choices),
+        "advice": rows,
+        "truncated": len(shown) < len(choices),
+    }
+    if query.top is not None:
+        body["top"] = query.top
+    if query.current is not None:  # the chosen pool's row (also among "advice"), or null if it is not legal
+        body["current"] = rows[shown.index(current)] if current is not None else None
+    if progress is not None:  # an extended Test under way: each pool's chance to finish it
+        tests_left = None if progress.limit is None else progress.limit - progress.tests
+        needed = max(progress.goal - progress.successes, 0)
+        body["extended"] = {"successes_needed": needed, "tests_left": tests_left}
+    return body
+
+
+def answer(state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON answer to one odds query (see the module docstring for the kinds)."""
+    parsed = _parse(query)
+    rules = state.rules
+    if isinstance(parsed, AdviceQuery):
+        return _advice(state, parsed)
+    if isinstance(parsed, TestQuery):
+        return {
+            "kind": "test",
+            **test_odds(rules, target=parsed.target, pool=parsed.pool, required=parsed.required).to_json(),
+        }
+    if isinstance(parsed, OpposedQuery):
+        a, d = parsed.attacker, parsed.defender
+        body = opposed_odds(rules, (a.target, a.pool), (d.target, d.pool)).to_json()
+        return {
+            "kind": "opposed",
+            "attacker": {"target": a.target, "pool": a.pool},
+            "defender": {"target": d.target, "pool": d.pool},
+            **body,
+        }
+    assert isinstance(parsed, ExtendedQuery)  # the last kind of _QUERIES
+    odds = extended_odds(rules, target=parsed.target, pool=parsed.pool, goal=parsed.goal, limit=parsed.limit)
+    return {"kind": "extended", "target": parsed.target, "pool": parsed.pool, **odds.to_json()}

@@ -17,7 +17,7 @@ from typing import Any
 from ...dice import Rng, generator
 from ..errors import MalformedCommand, RulesError
 from ..protocol import Event
-from .engine import decide
+from .decide import decide
 from .state import AscendState, evolve, new_state
 from .view import view
 

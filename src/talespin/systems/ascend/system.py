@@ -11,8 +11,8 @@ from typing import Any
 
 from ...dice import Rng
 from ..protocol import Command, Event, Role
-from .engine import decide
-from .queries import answer
+from .decide import decide
+from .odds import answer
 from .sheet import check_hero
 from .state import AscendState, evolve, new_state
 from .view import actors, redact, view

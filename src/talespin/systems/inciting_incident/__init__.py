@@ -16,14 +16,14 @@ from .chances import RollChances, expected_reduction, roll_chances
 from .decide import COMMANDS, actors, decide
 from .evolve import evolve
 from .odds import odds, talent_choice
-from .rolls import final_d6, ladder
+from .plan import final_d6, ladder
 from .rules import Rules, default_rules, load_rules
 from .script import ScriptResult, run_script
 from .sheet import Character, SheetError, defences, max_hits, sheet_cost
 from .sheet_checks import check_sheet, parse_sheet
 from .state import GameState
 from .system import SYSTEM, IncitingIncident, new_state
-from .views import redact, view
+from .view import redact, view
 
 __all__ = [
     "COMMANDS",

@@ -17,8 +17,9 @@ from ..protocol import Command
 from . import rule_ids as ids
 from .commands import base_dice, opt_int
 from .draft import Draft
-from .rolls import RollSpec, make_roll, roll_data
-from .sheet import Character
+from .plan import plan_for
+from .rolling import make_roll, roll_data
+from .sheet import Character, Talent
 
 __all__ = ["RollResult", "character_sheet", "is_auto", "talent_roll"]
 
@@ -86,15 +87,13 @@ def is_auto(command: Command, *, allowed: bool = True) -> bool:
     return False
 
 
-def _skill_effects(draft: Draft, sheet: Character, talent_name: str, command: Command) -> dict[str, int]:
+def _skill_names(sheet: Character, talent: Talent, command: Command) -> tuple[str, ...]:
+    """II-SKILL-1: the ``skills:`` of a roll, each a modifier Skill of the Talent rolled, named once."""
     names = command.get("skills", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise MalformedCommand(
             f"skills must be a list of Skill names, got {names!r}", code="bad_field", path="skills"
         )
-    talent = sheet.talent(talent_name)
-    assert talent is not None
-    effects: dict[str, int] = {}
     repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if repeated is not None:
         raise IllegalCommand(
@@ -104,21 +103,22 @@ def _skill_effects(draft: Draft, sheet: Character, talent_name: str, command: Co
         skill = next((s for s in talent.skills if s.name == name), None)
         if skill is None:
             raise IllegalCommand(
-                f"{sheet.name}'s Talent {talent_name} has no Skill {name!r}", rule=ids.SKILL_1
+                f"{sheet.name}'s Talent {talent.name} has no Skill {name!r}", rule=ids.SKILL_1
             )
         if skill.kind != "modifier":
             raise IllegalCommand(
                 f"{name!r} is an advanced Skill, an action of its own: use use_skill", rule=ids.SKILL_1
             )
-        for key, value in skill.effects.items():
-            effects[key] = effects.get(key, 0) + value
-    return effects
+    return tuple(names)
 
 
 def talent_roll(
     draft: Draft, command: Command, sheet: Character, rng: Rng, *, against: int, base_d6: int, purpose: str
 ) -> RollResult:
-    """Roll the named Talent for ``sheet`` and record it (with its Skills and what it carried)."""
+    """Roll the named Talent for ``sheet`` and record it (with its Skills and what it carried).
+
+    The dice are those of the roll's :class:`~.plan.RollPlan`, the same plan an odds query weighs.
+    """
     talent_name = command.get("talent")
     talent = sheet.talent(talent_name) if isinstance(talent_name, str) else None
     if talent is None:
@@ -129,27 +129,19 @@ def talent_roll(
             rule=ids.ROLL_1,
             path="talent",
         )
-    effects = _skill_effects(draft, sheet, talent.name, command)
-    advantage = opt_int(command, "advantage", 0, minimum=0)
-    disadvantage = opt_int(command, "disadvantage", 0, minimum=0)
-    base = base_dice(command, "dice", base_d6, draft.rules.roll.difficulty, rule=ids.ROLL_5)
-    scene = draft.state.scene
-    prepared = scene.prepared_for(sheet.name) if scene is not None else None
-    if prepared is not None:
-        disadvantage += prepared.disadvantage
-        for key, value in prepared.effects:
-            effects[key] = effects.get(key, 0) + value
-    advantage += effects.get("advantage", 0)
-    disadvantage += effects.get("disadvantage", 0)
-    spec = RollSpec(
-        sheet.name, "talent", talent.name, talent.level, base, advantage, disadvantage, against, draft.rules
+    skills = _skill_names(sheet, talent, command)
+    plan = plan_for(
+        draft.state,
+        sheet.name,
+        advantage=opt_int(command, "advantage", 0, minimum=0),
+        disadvantage=opt_int(command, "disadvantage", 0, minimum=0),
+        base=base_dice(command, "dice", base_d6, draft.rules.roll.difficulty, rule=ids.ROLL_5),
+        skills=skills,
     )
+    spec = plan.talent_spec(sheet.name, talent, against)
     roll = make_roll(spec, command.get("faces"), rng)
-    draft.emit(
-        "TalentRolled",
-        {**roll_data(spec, roll), "purpose": purpose, "skills": list(command.get("skills", []))},
-    )
-    for name in command.get("skills", []):
+    draft.emit("TalentRolled", {**roll_data(spec, roll), "purpose": purpose, "skills": list(skills)})
+    for name in skills:
         skill = next(s for s in talent.skills if s.name == name)
         data = {
             "character": sheet.name,
@@ -160,6 +152,6 @@ def talent_roll(
             "narrative": not skill.effects,
         }
         draft.emit("SkillUsed", data)
-    if prepared is not None:
-        draft.emit("PreparationUsed", {"character": sheet.name, "sources": list(prepared.sources)})
-    return RollResult(roll.total, against, talent.name, effects)
+    if plan.prepared is not None:
+        draft.emit("PreparationUsed", {"character": sheet.name, "sources": list(plan.prepared.sources)})
+    return RollResult(roll.total, against, talent.name, plan.effects(talent))

@@ -14,10 +14,13 @@ from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
 from ..protocol import Command
 from . import rule_ids as ids
+from . import tension
 from .acting import is_auto, talent_roll
 from .chances import action_crisis, failure_crisis
 from .commands import ROLL_KEYS, check_keys, opt_bool, opt_str, req_str
+from .crisis import raise_crisis
 from .draft import Draft
+from .rules import Rules
 from .sheet import Character, defences, max_hits
 from .sheet_checks import parse_sheet
 from .state import Conflict, GameState
@@ -26,6 +29,7 @@ __all__ = [
     "attack",
     "end_conflict",
     "enemy_sheets",
+    "guard",
     "join_conflict",
     "move",
     "next_round",
@@ -54,6 +58,16 @@ def participants(state: GameState) -> dict[str, tuple[str, Character, int, int]]
         if enemy.name not in scene.conflict.out:
             out[enemy.name] = ("enemies", enemy.sheet, enemy.wounds, enemy.max_hits)
     return out
+
+
+def guard(rules: Rules, flow: int, side: str) -> int:
+    """II-FLOW-3: what a Decisive Attack by ``side`` rolls against: the guard less the Flow in its favour.
+
+    The Flow is positive in the characters' favour, so it lowers their guard and raises the enemies';
+    the guard never falls below its minimum.
+    """
+    sign = 1 if side == SIDES[0] else -1
+    return max(rules.conflict.guard_minimum, rules.conflict.guard - sign * flow)
 
 
 def _conflict(draft: Draft) -> Conflict:
@@ -89,7 +103,7 @@ def join_conflict(draft: Draft, command: Command, reason: str | None) -> None:
     """II-RT-3: enemies bought with Rising Tension join the conflict under way (or start it)."""
     scene = draft.scene("conflict")
     enemies = enemy_sheets(draft, command)
-    draft.spend_tension("enemy", len(enemies), reason)
+    tension.spend(draft, "enemy", len(enemies), reason)
     if scene.conflict is None or scene.conflict.ended:
         draft.emit("ConflictStarted", {"flow": draft.rules.conflict.flow_start, "enemies": enemies})
     else:
@@ -104,7 +118,7 @@ def start_conflict(draft: Draft, command: Command, rng: Rng) -> None:
         raise IllegalCommand("a conflict is already under way in this scene", rule=ids.FLOW_1)
     enemies = enemy_sheets(draft, command)
     if opt_bool(command, "spend"):
-        draft.spend_tension("enemy", len(enemies), opt_str(command, "reason"))
+        tension.spend(draft, "enemy", len(enemies), opt_str(command, "reason"))
     draft.emit("ConflictStarted", {"flow": draft.rules.conflict.flow_start, "enemies": enemies})
 
 
@@ -134,8 +148,7 @@ def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
         )
     is_auto(command, allowed=False)
     sign = 1 if side == SIDES[0] else -1
-    guard = max(rules.conflict.guard_minimum, rules.conflict.guard - sign * conflict.flow)
-    against = guard if decisive else rules.roll.target
+    against = guard(rules, conflict.flow, side) if decisive else rules.roll.target
     base = defences(target_sheet, rules)[str(ability)]
     purpose = "decisive_attack" if decisive else "regular_attack"
     result = talent_roll(draft, command, sheet, rng, against=against, base_d6=base, purpose=purpose)
@@ -161,7 +174,7 @@ def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
     own = failure_crisis(result.total, rules.roll.target, rules) if not result.success and sign > 0 else 0
     crisis = action_crisis(own, result.effects.get("crisis", 0), rules)
     outcome = "failed attack" if not result.success else "attack"
-    draft.raise_crisis(crisis, f"{attacker}'s {outcome}", attacker, protected=result.protect)
+    raise_crisis(draft, crisis, f"{attacker}'s {outcome}", attacker, protected=result.protect)
     next_round(draft)
 
 

@@ -11,9 +11,11 @@ from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
 from ..protocol import Command
 from . import rule_ids as ids
+from . import tension
 from .acting import character_sheet, is_auto, talent_roll
 from .chances import action_crisis, roll_crisis
 from .commands import ROLL_KEYS, base_dice, check_keys, opt_bool, opt_int, opt_str
+from .crisis import raise_crisis
 from .draft import Draft
 from .state import Obstacle, Scene
 
@@ -25,7 +27,7 @@ _SCENES = ("action", "conflict")
 def _present_simple(draft: Draft, command: Command, rng: Rng, scene: Scene) -> None:
     """II-SIMPLE-1: the GM presents a Simple Obstacle to one character, at random, or to each present."""
     if opt_bool(command, "spend"):
-        draft.spend_tension("obstacle", 1, opt_str(command, "reason"))
+        tension.spend(draft, "obstacle", 1, opt_str(command, "reason"))
     to = opt_str(command, "to")
     must_pass: tuple[str, ...] = ()
     if opt_bool(command, "individually"):
@@ -70,13 +72,13 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
         )
     else:
         if opt_bool(command, "spend"):
-            draft.spend_tension("obstacle", 1, opt_str(command, "reason"))
+            tension.spend(draft, "obstacle", 1, opt_str(command, "reason"))
         draft.emit("SimpleObstaclePresented", {"to": name, "must_pass": []})
     rules = draft.rules
     if is_auto(command):
         draft.emit("SimpleObstacleFaced", {"character": name, "choice": "auto", "talent": None})
-        draft.raise_crisis(rules.crisis.auto, "passed a Simple Obstacle automatically", name)
-        draft.gain_tension(rules.simple.auto_rising_tension, f"{name} passed an obstacle without rolling")
+        raise_crisis(draft, rules.crisis.auto, "passed a Simple Obstacle automatically", name)
+        tension.gain(draft, rules.simple.auto_rising_tension, f"{name} passed an obstacle without rolling")
     else:
         result = talent_roll(
             draft,
@@ -91,8 +93,12 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
         crisis = action_crisis(
             roll_crisis(result.total, result.against, rules), result.effects.get("crisis", 0), rules
         )
-        draft.raise_crisis(
-            crisis, f"Simple Obstacle, {result.talent} roll of {result.total}", name, protected=result.protect
+        raise_crisis(
+            draft,
+            crisis,
+            f"Simple Obstacle, {result.talent} roll of {result.total}",
+            name,
+            protected=result.protect,
         )
     obstacle = draft.scene().obstacle
     assert obstacle is not None
@@ -130,7 +136,7 @@ def complex_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
     if difficulty is not None:
         check_difficulty(draft, command)
     if opt_bool(command, "spend"):
-        draft.spend_tension("obstacle", 1, opt_str(command, "reason"))
+        tension.spend(draft, "obstacle", 1, opt_str(command, "reason"))
     draft.emit(
         "ComplexObstacleSet", {"obstruction": obstruction, "attempts": attempts, "difficulty": difficulty}
     )
@@ -174,8 +180,8 @@ def regular_action(draft: Draft, command: Command, rng: Rng) -> None:
             "RegularActionTaken", {"character": name, "choice": "auto", "talent": None, "repeated": False}
         )
         _reduce(draft, rules.complex.obstruction_reduction, name)
-        draft.raise_crisis(rules.crisis.auto, "automatic Regular Action", name)
-        draft.gain_tension(rules.complex.auto_rising_tension, f"{name} acted without rolling")
+        raise_crisis(draft, rules.crisis.auto, "automatic Regular Action", name)
+        tension.gain(draft, rules.complex.auto_rising_tension, f"{name} acted without rolling")
         return
     base = obstacle.difficulty if obstacle.difficulty is not None else draft.scene().difficulty
     result = talent_roll(
@@ -188,8 +194,12 @@ def regular_action(draft: Draft, command: Command, rng: Rng) -> None:
         _reduce(draft, result.total - result.against + result.effects.get("obstruction", 0), name)
     extra = result.effects.get("crisis", 0) + (rules.crisis.repeated_talent if repeated else 0)
     crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules)
-    draft.raise_crisis(
-        crisis, f"Regular Action, {result.talent} roll of {result.total}", name, protected=result.protect
+    raise_crisis(
+        draft,
+        crisis,
+        f"Regular Action, {result.talent} roll of {result.total}",
+        name,
+        protected=result.protect,
     )
 
 
@@ -217,8 +227,12 @@ def decisive_action(draft: Draft, command: Command, rng: Rng) -> None:
     data = {"character": name, "talent": result.talent, "success": result.success, "attempts_left": left}
     draft.emit("DecisiveActionTaken", data)
     crisis = action_crisis(roll_crisis(result.total, against, rules), result.effects.get("crisis", 0), rules)
-    draft.raise_crisis(
-        crisis, f"Decisive Action, {result.talent} roll of {result.total}", name, protected=result.protect
+    raise_crisis(
+        draft,
+        crisis,
+        f"Decisive Action, {result.talent} roll of {result.total}",
+        name,
+        protected=result.protect,
     )
     last = rules.complex.last_attempt_beats and left <= 0
     if result.success or last:

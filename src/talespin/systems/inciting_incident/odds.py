@@ -6,8 +6,10 @@ and as an exact fraction, and the distribution of the total capped at the larges
 Complex Obstacle each choice also carries the expected Obstruction reduction of a Regular Action, and the
 answer lists the Decisive Action odds now. The shape is the one of ``docs/state-views.md``.
 
-Modifier Skills ticked for the roll (``"skills": ["Barrel Roll"]``) and what a character carries count with
-every structured effect (:mod:`.skill_odds`). A character's attack adds Crisis only when it fails.
+Each roll is weighed with the :class:`~.plan.RollPlan` the engine would roll it with: the query's own
+Advantage and Disadvantage, the modifier Skills it ticks (``"skills": ["Barrel Roll"]``, II-SKILL-1; each
+counts with every structured effect, II-SKILL-2, on the rows of the Talent that has it) and what the
+character carries from an earlier command. A character's attack adds Crisis only when it fails.
 """
 
 from __future__ import annotations
@@ -20,10 +22,9 @@ from ..errors import MalformedCommand
 from . import rule_ids as ids
 from .chances import exact, expected_attack_crisis, expected_reduction, talent_choice
 from .commands import base_dice, opt_int
-from .conflict import participants
-from .rolls import final_d6
-from .sheet import Character, defences
-from .skill_odds import RollQuery
+from .conflict import guard, participants
+from .plan import RollPlan, plan_for
+from .sheet import Character, Talent, defences
 from .state import GameState
 from .turns import acting_now, advanced_choices, current_difficulty
 
@@ -83,6 +84,52 @@ def _sheet(state: GameState, name: Any) -> Character:
     raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
 
 
+def _skill_names(query: Mapping[str, Any], sheet: Character) -> tuple[str, ...]:
+    """The modifier Skills named by ``query["skills"]``; each must be a modifier Skill of the character."""
+    names = query.get("skills", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise MalformedCommand("skills must be a list of Skill names", code="bad_field", path="skills")
+    for name in names:
+        found = [s for t in sheet.talents for s in t.skills if s.name == name]
+        if not found:
+            raise MalformedCommand(f"{sheet.name} has no Skill {name!r}", code="bad_field", path="skills")
+        if all(s.kind != "modifier" for s in found):
+            raise MalformedCommand(
+                f"{name!r} is an advanced Skill, an action of its own, not part of a roll",
+                code="bad_field",
+                path="skills",
+            )
+    return tuple(names)
+
+
+def _plan(
+    state: GameState, query: Mapping[str, Any], sheet: Character, base: int, *, skills: bool = True
+) -> RollPlan:
+    """The plan of the roll a query asks about (``skills=False``: none ticked, as for an Advanced Action)."""
+    return plan_for(
+        state,
+        sheet.name,
+        base=base,
+        advantage=opt_int(query, "advantage", 0, minimum=0),
+        disadvantage=opt_int(query, "disadvantage", 0, minimum=0),
+        skills=_skill_names(query, sheet) if skills else (),
+    )
+
+
+def _row(
+    plan: RollPlan, talent: Talent, against: int, *, extra_crisis: int = 0, cap: int = 0
+) -> dict[str, Any]:
+    """One Talent's choice with its Skills' Crisis counted; ``"skills"`` names the ticked ones used."""
+    extra = extra_crisis + plan.effects(talent).get("crisis", 0)
+    row = talent_choice(
+        talent, talent.level, plan.d6(talent), against, plan.rules, extra_crisis=extra, cap=cap
+    )
+    applied = plan.applied(talent)
+    if applied:
+        row["skills"] = applied
+    return row
+
+
 def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     """The choices open to ``query["character"]`` now, with exact odds.
 
@@ -95,12 +142,11 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     reason = acting_now(state, name, answer["situation"])
     sheet = _sheet(state, name)
     # An Advanced Action carries no modifier Skill: the ticked ones are left out of its odds.
-    plain = {key: value for key, value in query.items() if key != "skills"}
-    roll = RollQuery(state, plain, sheet, current_difficulty(state))
+    plan = _plan(state, query, sheet, current_difficulty(state), skills=False)
     return answer | {
         "can_act": reason is None,
         "reason": reason,
-        "advanced": advanced_choices(state, sheet, roll),
+        "advanced": advanced_choices(state, sheet, plan),
     }
 
 
@@ -113,9 +159,7 @@ def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     base = scene.difficulty if scene is not None else rules.roll.difficulty.default
     if obstacle is not None and obstacle.difficulty is not None:
         base = obstacle.difficulty
-    roll = RollQuery(
-        state, query, sheet, base_dice(query, "dice", base, rules.roll.difficulty, rule=ids.ROLL_5)
-    )
+    roll = _plan(state, query, sheet, base_dice(query, "dice", base, rules.roll.difficulty, rule=ids.ROLL_5))
     answer: dict[str, Any] = {"character": sheet.name, "situation": situation, "choices": []}
     choices: list[dict[str, Any]] = answer["choices"]
     target = rules.roll.target
@@ -126,7 +170,7 @@ def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     obstruction = obstacle.obstruction if obstacle is not None and obstacle.kind == "complex" else 0
     if situation == "simple_obstacle":
         choices.append(_auto(rules.crisis.auto))
-        choices += [roll.row(t, target) for t in sheet.talents]
+        choices += [_row(roll, t, target) for t in sheet.talents]
     elif situation == "regular_action":
         used = obstacle.talents_used_by(sheet.name) if obstacle is not None else ()
         auto = _auto(rules.crisis.auto)
@@ -138,7 +182,7 @@ def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
         choices.append(auto)
         for t in sheet.talents:
             extra = rules.crisis.repeated_talent if t.name in used else 0
-            row = roll.row(t, target, extra_crisis=extra, cap=target + obstruction)
+            row = _row(roll, t, target, extra_crisis=extra, cap=target + obstruction)
             reduction = expected_reduction(
                 roll.d6(t),
                 rules.levels.dice[t.level],
@@ -153,10 +197,10 @@ def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
             }
             choices.append(row)
         answer["obstruction"] = obstruction
-        answer["decisive"] = [roll.row(t, obstruction) for t in sheet.talents]
+        answer["decisive"] = [_row(roll, t, obstruction) for t in sheet.talents]
     else:
         answer["obstruction"] = obstruction
-        choices += [roll.row(t, obstruction) for t in sheet.talents]
+        choices += [_row(roll, t, obstruction) for t in sheet.talents]
     return answer
 
 
@@ -166,7 +210,7 @@ def _attack_odds(
     query: Mapping[str, Any],
     sheet: Character,
     situation: str,
-    roll: RollQuery,
+    roll: RollPlan,
     answer: dict[str, Any],
 ) -> dict[str, Any]:
     rules = state.rules
@@ -187,14 +231,13 @@ def _attack_odds(
         )
     base = defences(people[str(target)][1], rules)[ability]
     flow = state.scene.conflict.flow if state.scene is not None and state.scene.conflict is not None else 0
-    sign = 1 if side == "characters" else -1
-    guard = max(rules.conflict.guard_minimum, rules.conflict.guard - sign * flow)
-    against = guard if situation == "decisive_attack" else rules.roll.target
+    against = guard(rules, flow, side) if situation == "decisive_attack" else rules.roll.target
     answer |= {"target": target, "ability": ability, "against": against}
     cap = max(against, rules.roll.target)
+    roll = roll.with_base(base)
     for t in sheet.talents:
-        d6 = roll.d6(t, base=base)
-        row = roll.row(t, against, cap=cap, d6=d6)
+        d6 = roll.d6(t)
+        row = _row(roll, t, against, cap=cap)
         extra = roll.effects(t).get("crisis", 0)
         crisis = expected_attack_crisis(
             d6,
@@ -215,7 +258,7 @@ def _other_odds(
     query: Mapping[str, Any],
     sheet: Character,
     situation: str,
-    roll: RollQuery,
+    roll: RollPlan,
     answer: dict[str, Any],
 ) -> dict[str, Any]:
     """II-SKILL-3 (5d6 with Disadvantage = cost, Crisis = cost) and II-ROLL-1 Ability Rolls (no Crisis)."""
@@ -225,16 +268,16 @@ def _other_odds(
         cost = opt_int(query, "cost", 0, minimum=0)
         crisis = Fraction(cost * rules.skills.recreate_crisis_per_cost)
         answer["cost"] = cost
+        roll = roll.with_base(rules.skills.recreate_base_d6).with_disadvantage(cost)
         for t in sheet.talents:
-            d6 = roll.d6(t, base=rules.skills.recreate_base_d6, disadvantage=cost)
-            row = roll.row(t, target, d6=d6)
+            row = _row(roll, t, target)
             row |= {"expected_crisis": float(crisis), "expected_crisis_exact": exact(crisis)}
             answer["choices"].append(row)
         return answer
     scene = state.scene
     default_base = scene.difficulty if scene is not None else rules.roll.difficulty.default
     base = base_dice(query, "dice", default_base, rules.roll.difficulty, rule=ids.ROLL_5)
-    d6 = final_d6(base, roll.advantage, roll.disadvantage, rules)
+    d6 = RollPlan(rules, base, roll.advantage, roll.disadvantage).d6(None)  # an Ability Roll carries nothing
     against = opt_int(query, "against", target, minimum=0)
     zero = Fraction(0)
     for ability in rules.abilities:

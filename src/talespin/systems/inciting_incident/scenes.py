@@ -13,9 +13,11 @@ from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand, RulesError
 from ..protocol import Command
 from . import rule_ids as ids
+from . import tension
 from .commands import check_keys, opt_bool, opt_int, opt_str, req_int, req_str, str_list, visibility
 from .conflict import join_conflict
 from .cooperative import rest
+from .crisis import lower_crisis, raise_crisis
 from .draft import Draft
 from .obstacles import check_difficulty, complex_obstacle, simple_obstacle
 from .sheet_checks import parse_sheet
@@ -106,7 +108,7 @@ def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
     draft.emit("SceneStarted", data)
     if streak:
         gain = rules.scenes.cooperative_first_gain + (streak - 1) * rules.scenes.cooperative_gain_step
-        draft.gain_tension(gain, f"cooperative scene {streak} in a row", streak=streak)
+        tension.gain(draft, gain, f"cooperative scene {streak} in a row", streak=streak)
     for index, raw in enumerate(triggers):
         if not isinstance(raw, dict):
             raise MalformedCommand(
@@ -142,7 +144,7 @@ def add_trigger(draft: Draft, command: Command, rng: Rng) -> None:
     text = req_str(command, "text")
     shown = visibility(command)
     if opt_bool(command, "spend"):
-        draft.spend_tension("trigger", 1, opt_str(command, "reason"))
+        tension.spend(draft, "trigger", 1, opt_str(command, "reason"))
     hidden = shown == "gm"  # numbered apart: a public Trigger's id must not count the GM's secret ones
     data = {
         "trigger": draft.state.next_hidden_trigger_id if hidden else draft.state.next_trigger_id,
@@ -185,9 +187,9 @@ def adjust_crisis(draft: Draft, command: Command, rng: Rng) -> None:
     cause = f"GM adjustment: {opt_str(command, 'reason') or 'no reason given'}"
     character = opt_str(command, "character")
     if amount >= 0:
-        draft.raise_crisis(amount, cause, character)
+        raise_crisis(draft, amount, cause, character)
     else:
-        draft.lower_crisis(-amount, cause, character)
+        lower_crisis(draft, -amount, cause, character)
 
 
 def add_tension(draft: Draft, command: Command, rng: Rng) -> None:
@@ -199,7 +201,7 @@ def add_tension(draft: Draft, command: Command, rng: Rng) -> None:
         raise MalformedCommand(
             "add_tension needs a reason", code="missing_field", rule=ids.RT_2, path="reason"
         )
-    draft.gain_tension(amount, reason)
+    tension.gain(draft, amount, reason)
 
 
 def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
@@ -224,7 +226,9 @@ def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
             f"on must be one of {', '.join(costs)}, got {on!r}", code="bad_field", rule=ids.RT_3, path="on"
         )
     listed = command.get("enemies")
-    draft.afford(str(on), len(listed) if on == "enemy" and isinstance(listed, list) and listed else 1)
+    tension.afford(
+        draft, str(on), len(listed) if on == "enemy" and isinstance(listed, list) and listed else 1
+    )
     bought = _PURCHASE[str(on)]
     for key in _PURCHASE.values():
         if key != bought and key in command:
@@ -247,7 +251,7 @@ def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
             raise MalformedCommand(
                 f"unknown character {character!r}", code="unknown_character", path="character"
             )
-        draft.spend_tension("disadvantage", count, reason, character)
+        tension.spend(draft, "disadvantage", count, reason, character)
         return
     _one_purchase(draft, command, str(on))
     try:

@@ -29,8 +29,10 @@ from .chances import action_crisis, roll_crisis
 from .commands import ROLL_KEYS, base_dice, check_keys, opt_int, opt_str, req_str
 from .conflict import next_round, participants
 from .cooperative import once_per_scene
+from .crisis import lower_crisis, raise_crisis
 from .draft import Draft
-from .rolls import RollSpec, make_roll, roll_data
+from .plan import RollPlan
+from .rolling import make_roll, roll_data
 from .sheet import Character, Skill
 
 __all__ = ["ability_roll", "recreate_skill", "use_skill"]
@@ -48,9 +50,9 @@ def _apply_advanced(
     """II-SKILL-1/2: the effects of an advanced action (its Crisis ones only where ``crisis``)."""
     cause = f"Skill {skill}"
     if crisis and effects.get("reduce_crisis", 0) > 0:
-        draft.lower_crisis(effects["reduce_crisis"], cause, name)
+        lower_crisis(draft, effects["reduce_crisis"], cause, name)
     if crisis and effects.get("crisis", 0) > 0:
-        draft.raise_crisis(effects["crisis"], cause, name, protected=effects.get("protect", 0) > 0)
+        raise_crisis(draft, effects["crisis"], cause, name, protected=effects.get("protect", 0) > 0)
     if effects.get("heal", 0) > 0:
         who = target or name
         member = draft.state.member(who)
@@ -147,10 +149,11 @@ def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
     if result.success:
         draft.emit("SkillUsed", {**data, "success": True})
         _apply_advanced(draft, sheet.name, skill.name, skill.effects, target, crisis=False)
-        draft.lower_crisis(skill.effects.get("reduce_crisis", 0), f"Skill {skill.name}", sheet.name)
+        lower_crisis(draft, skill.effects.get("reduce_crisis", 0), f"Skill {skill.name}", sheet.name)
     crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules)
     outcome = "" if result.success else "failed "
-    draft.raise_crisis(
+    raise_crisis(
+        draft,
         crisis,
         f"{outcome}Advanced Action {skill.name}, {talent} roll of {result.total}",
         sheet.name,
@@ -205,8 +208,11 @@ def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
         base_d6=rules.skills.recreate_base_d6,
         purpose="recreate_skill",
     )
-    draft.raise_crisis(
-        skill.cost * rules.skills.recreate_crisis_per_cost, f"recreating Skill {skill.name}", sheet.name
+    raise_crisis(
+        draft,
+        skill.cost * rules.skills.recreate_crisis_per_cost,
+        f"recreating Skill {skill.name}",
+        sheet.name,
     )
     data = {
         "character": sheet.name,
@@ -245,16 +251,13 @@ def ability_roll(draft: Draft, command: Command, rng: Rng) -> None:
         )
     scene = draft.state.scene
     base_default = scene.difficulty if scene is not None else draft.rules.roll.difficulty.default
-    spec = RollSpec(
-        sheet.name,
-        "ability",
-        ability,
-        sheet.abilities[ability],
+    plan = RollPlan(
+        draft.rules,
         base_dice(command, "dice", base_default, draft.rules.roll.difficulty, rule=ids.ROLL_5),
         opt_int(command, "advantage", 0, minimum=0),
         opt_int(command, "disadvantage", 0, minimum=0),
-        opt_int(command, "against", draft.rules.roll.target, minimum=0),
-        draft.rules,
     )
+    against = opt_int(command, "against", draft.rules.roll.target, minimum=0)
+    spec = plan.ability_spec(sheet.name, ability, sheet.abilities[ability], against)
     roll = make_roll(spec, command.get("faces"), rng)
     draft.emit("AbilityRolled", {**roll_data(spec, roll), "purpose": "ability_roll"})

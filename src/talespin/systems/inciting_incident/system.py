@@ -15,7 +15,7 @@ from .rules import load_rules
 from .sheet import sheet_cost
 from .sheet_checks import check_sheet
 from .state import GameState
-from .views import redact, view
+from .view import redact, view
 
 __all__ = ["SYSTEM", "IncitingIncident", "new_state"]
 
@@ -63,11 +63,11 @@ class IncitingIncident:
         return evolve(state, event)
 
     def view(self, state: Any, role: Role) -> dict[str, Any]:
-        """See :func:`.views.view`."""
+        """See :func:`.view.view`."""
         return view(state, role)
 
     def redact(self, event: Event) -> Event | None:
-        """See :func:`.views.redact`."""
+        """See :func:`.view.redact`."""
         return redact(event)
 
     def actors(self, state: GameState, command: Command) -> frozenset[str]:

@@ -14,8 +14,8 @@ from typing import Any
 
 from .chances import action_crisis, distribution_rows, exact, failure_crisis, total_distribution
 from .conflict import participants
+from .plan import RollPlan
 from .sheet import Character
-from .skill_odds import RollQuery
 from .state import GameState
 
 __all__ = ["acting_now", "advanced_choices", "current_difficulty"]
@@ -106,7 +106,7 @@ def _advanced_block(state: GameState, name: str) -> str | None:
     return None
 
 
-def advanced_choices(state: GameState, sheet: Character, roll: RollQuery) -> list[dict[str, Any]]:
+def advanced_choices(state: GameState, sheet: Character, roll: RollPlan) -> list[dict[str, Any]]:
     """II-SKILL-5: each owned advanced Skill with the exact odds of its Advanced Action now."""
     rules = state.rules
     scene = state.scene
@@ -131,7 +131,7 @@ def advanced_choices(state: GameState, sheet: Character, roll: RollQuery) -> lis
             if scene is None or scene.kind == "cooperative" or not rules.skills.advanced_action_rolls:
                 rows.append(row | {"rolled": False})
                 continue
-            d6 = roll.d6(talent, base=current_difficulty(state))
+            d6 = roll.with_base(current_difficulty(state)).d6(talent)
             dice = rules.levels.dice[talent.level]
             dist = total_distribution(d6, dice, target, rules)
             success = action_crisis(rules.crisis.success, skill.effects.get("crisis", 0), rules)
