@@ -1,7 +1,9 @@
 """One scripted session of each system with GM secrets to vary: the non-interference tests play it twice.
 
 A :class:`Secrets` names everything only the GM knows: the faces (or the nonce) of a blind roll, the texts
-and the number of GM-only notes, and whether a GM-only Trigger exists. :func:`play` drives a campaign
+and the number of GM-only notes (and whether the GM undid them), and whether a GM-only Trigger exists.
+Each session also makes a second blind roll, lets a player act behind it, and has the GM undo both: the
+undo must give away nothing either. :func:`play` drives a campaign
 through a :class:`Driver` (the table service in process, or HTTP with WebSocket) and records every byte
 each player receives along the way — command answers, error bodies, state, events, odds, exports — until
 just before the GM reveals the blind roll, then reveals it and records again.
@@ -27,6 +29,7 @@ class Secrets:
     faces: list[list[int]] | list[int] | None = None
     nonce: str = "1f" * 16
     notes: tuple[str, ...] = ()
+    undo_notes: bool = False
     hidden_trigger: bool = False
 
 
@@ -53,6 +56,8 @@ def _gm_secrets(driver: Driver, secrets: Secrets, when: str) -> None:
     for number, text in enumerate(secrets.notes):
         if (number % 2 == 0) == (when == "before"):
             driver.send("gm", {"do": "note", "text": text, "visibility": "gm"})
+            if secrets.undo_notes:
+                driver.send("gm", {"do": "undo"})
     if secrets.hidden_trigger and when == "before":
         driver.send("gm", {"do": "add_trigger", "at": 40, "text": "The roof gives way", "visibility": "gm"})
 
@@ -93,6 +98,12 @@ def play_ii(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
     for who in (pia, bo):
         for name, text in driver.reads(who, odds).items():
             seen.add(who, f"{name}: {text}")
+    second = {"do": "ability_roll", "character": "Bea", "ability": "nimbleness", "visibility": "gm"}
+    _undone_blind_roll(driver, secrets, second, bo, sheet=BEA, seen=seen)
+    seen.add(bo, driver.send(bo, {"do": "simple_obstacle", "character": "Bea", "choice": "auto"}))
+    for who in (pia, bo):
+        for name, text in driver.reads(who, odds).items():
+            seen.add(who, f"after the undo {name}: {text}")
 
     def reveal() -> None:
         driver.send("gm", {"do": "reveal", "entry": driver.blind_entries()[0]})
@@ -101,6 +112,16 @@ def play_ii(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
                 seen.add(who, f"after reveal {name}: {text}")
 
     return reveal
+
+
+def _undone_blind_roll(
+    driver: Driver, secrets: Secrets, blind: dict[str, Any], who: str, *, sheet: dict[str, Any], seen: Seen
+) -> None:
+    """A second blind roll, a player's command held behind it, and the GM's undo of both (undo walks back)."""
+    driver.send("gm", blind, secrets.nonce[::-1])
+    seen.add(who, driver.send(who, {"do": "add_character", "sheet": {**sheet, "name": "Twin"}}))
+    driver.send("gm", {"do": "undo"})
+    driver.send("gm", {"do": "undo"})
 
 
 def play_ascend(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
@@ -120,6 +141,12 @@ def play_ascend(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], No
     seen.add(pia, driver.send(pia, {"do": "test", "hero": "Nobody", "skill": "Athletics", "difficulty": 0}))
     for name, text in driver.reads(pia, odds).items():
         seen.add(pia, f"{name}: {text}")
+    second = dict(blind)
+    if isinstance(secrets.faces, list):
+        second["faces"] = list(reversed(secrets.faces))
+    _undone_blind_roll(driver, secrets, second, pia, sheet=SUSAN, seen=seen)
+    for name, text in driver.reads(pia, odds).items():
+        seen.add(pia, f"after the undo {name}: {text}")
 
     def reveal() -> None:
         driver.send("gm", {"do": "reveal", "entry": driver.blind_entries()[0]})

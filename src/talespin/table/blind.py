@@ -9,7 +9,9 @@ blind roll of it) and derives its server dice from that seed and the command's n
 
 ``{"do": "reveal", "entry": n}`` (GM only; ``n`` is the blind roll's entry) records ``BlindRollRevealed``
 with the seed: from then on every player receives the roll and what it caused, and anyone holding the
-record can check that the seed matches the commitment made with the roll and re-derive its dice. The
+record can check that the seed matches the commitment made with the roll and re-derive its dice. A blind
+roll the GM undid before revealing it can no longer be revealed (``blind_undone``): what it caused never
+happened, and its dice stay secret. The
 command is recorded as ``{"do": "reveal", "blind": k}``, naming the roll by its number, which players know.
 With ``{"do": "set_blind_reveal", "at": "scene_end"}`` (GM only; ``"gm"`` again to stop) every
 ``end_scene`` also reveals the blind rolls still held.
@@ -82,6 +84,12 @@ def reveal_events(
         raise IllegalCommand(f"entry {entry} is not a blind roll", code="not_blind")
     if found.revealed:
         raise IllegalCommand(f"the blind roll of entry {entry} is revealed already", code="revealed")
+    undone = ledger.entry(entry)
+    if undone is not None and undone.undone:
+        raise IllegalCommand(
+            f"the blind roll of entry {entry} was undone before its reveal: its dice stay secret",
+            code="blind_undone",
+        )
     if found.seed is None:
         raise IllegalCommand(f"the seed of the blind roll of entry {entry} is not known here", code="no_seed")
     return [issued({"do": "reveal", "blind": found.number}), _revealed(found, entry)]

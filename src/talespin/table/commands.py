@@ -46,7 +46,7 @@ from .auth import Viewer
 from .blind import BlindRng, blind_facts, reveal_at_scene_end, reveal_events
 from .errors import Forbidden
 from .fairness import HmacRng, commitment
-from .ledger import BLIND_REVEAL, PHYSICAL_DICE, Ledger, is_secret
+from .ledger import BLIND_REVEAL, PHYSICAL_DICE, Entry, Ledger, is_secret
 from .shape import check_depth
 
 __all__ = [
@@ -114,10 +114,16 @@ def rotate_seed(ledger: Ledger, draw_seed: SeedSource) -> tuple[list[NewEvent], 
 
 
 def _issued(
-    command: Mapping[str, Any], viewer: Viewer, handled_by: str, actor: str | None, **extra: Any
+    command: Mapping[str, Any],
+    viewer: Viewer,
+    handled_by: str,
+    actor: str | None,
+    *,
+    secret: bool = False,
+    **extra: Any,
 ) -> NewEvent:
     data = {"command": dict(command), "by": viewer.label, "handled_by": handled_by, **extra}
-    return NewEvent("CommandIssued", data, "gm" if is_secret(command) else "public", actor)
+    return NewEvent("CommandIssued", data, "gm" if secret or is_secret(command) else "public", actor)
 
 
 def _require_gm(viewer: Viewer, what: str) -> None:
@@ -202,15 +208,25 @@ def _decide_table(
         if target is None:
             raise IllegalCommand("there is nothing to undo", code="nothing_to_undo")
         _check_undo_names(command, target.version)
+        unseen = _unseen_by_players(ledger, target)
         undone = NewEvent(
             "EntryUndone",
             {"entry": target.version, "undone": target.version, "do": target.command.get("do")},
-            target.visibility,
+            "gm" if unseen else "public",
         )
-        return [_issued(command, viewer, "table", None), undone]
+        return [_issued(command, viewer, "table", None, secret=unseen), undone]
     rotation, _, _ = rotate_seed(ledger, draw_seed)
     reveals = reveal_at_scene_end(ledger) if do == "end_scene" else []
     return [_issued(command, viewer, "table", None), *reveals, *rotation]
+
+
+def _unseen_by_players(ledger: Ledger, target: Entry) -> bool:
+    """Whether players received nothing of the entry ``target`` (a GM-only note or Trigger): its undo is then
+    GM-only too, or players would count the GM's secrets by its undos. A blind roll is not unseen: players
+    received its stand-in, and receive its undo (:mod:`.release`)."""
+    if target.visibility != "gm" or ledger.blind_of(target.version) is not None:
+        return False
+    return all(stored.visibility != "public" for stored in ledger.log[target.version - 1 : target.last])
 
 
 def _check_undo_names(command: Mapping[str, Any], latest: int) -> None:

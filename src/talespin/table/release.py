@@ -14,6 +14,15 @@ and table talk are not held. ``BlindRollRevealed`` (the GM's ``reveal``, or a sc
 says so) releases the revealed roll and every entry held after it up to the next blind roll still held, in
 the order they were recorded.
 
+A GM-only command (a hidden Trigger, say) sent while a blind roll is held gets no stand-in players can see:
+it is held like the others, but nothing of it, not even its count, reaches them.
+
+The GM may ``undo`` a blind roll before revealing it (only once every entry after it is undone, as undo
+walks back). The players then receive the undo and an ``EntryUndone`` naming the roll's stand-in (its
+``do`` left out: what was rolled stays secret), the roll stops being pending, and what was held behind it
+is released, except the entries that were undone while held (their outcomes were decided on the roll's
+consequences, so they stay with the GM, as the roll's dice do; the roll can no longer be revealed).
+
 :class:`Release` folds the log into that sequence of :class:`Shown` items (shared by all players; a whisper
 is kept for the one player it is with) and into the game state the players know: the rule system's fold of
 the events released so far. Everything a player receives — state, events, odds, exports — is made from
@@ -69,11 +78,15 @@ class Release:
     _held_entries: set[int] = field(default_factory=set)
     _events: list[tuple[StoredEvent, int]] = field(default_factory=list)
     _undone: set[int] = field(default_factory=set)
+    _unseen_held: set[int] = field(default_factory=set)
+    """Held GM-only entries: players get no stand-in for them, and they are not counted."""
+    cancelled_blind: set[int] = field(default_factory=set)
+    """Entry versions of blind rolls the GM undid before revealing them."""
 
     @property
     def withheld(self) -> int:
-        """How many command entries the players have not seen the outcome of yet."""
-        return len(self._held_entries)
+        """How many command entries the players have not seen the outcome of yet (that they know of)."""
+        return len(self._held_entries - self._unseen_held)
 
     def held(self, entry: int) -> bool:
         """Whether the entry starting at ``entry`` is held back from the players now."""
@@ -93,6 +106,10 @@ class Release:
         if stored.type == "CommandIssued":
             self._issued(stored, do)
             return
+        if stored.type == "EntryUndone":
+            stored = self._undo_shown(stored)
+            if int(stored.data["entry"]) in self.held_blind:
+                self._cancel(int(stored.data["entry"]), stored.version, table_events)
         if stored.type == BLIND_REVEALED and entry is not None and entry in self._held_entries:
             self._reveal_number(stored, table_events)  # at a scene's end: the end itself may be released
         if entry is not None and entry in self._held_entries:
@@ -107,6 +124,34 @@ class Release:
         self._revealed_numbers.add(number)
         if number in self._blind_entries:
             self._reveal(self._blind_entries[number], stored.version, table_events)
+
+    def _undo_shown(self, stored: StoredEvent) -> StoredEvent:
+        """The ``EntryUndone`` players get: of a blind roll, public, naming no command before its reveal."""
+        target = int(stored.data["entry"])
+        if target not in self._blind_entries.values():
+            return stored
+        data = dict(stored.data)
+        if target not in self.revealed_blind:
+            data["do"] = None
+        return StoredEvent(
+            stored.campaign_id, stored.version, stored.type, data, "public", stored.actor, stored.at
+        )
+
+    def _cancel(self, blind: int, at: int, table_events: frozenset[str]) -> None:
+        """The GM undid the held blind roll of entry ``blind``: release what it held, keep what it decided."""
+        undone = {blind} | {
+            int(s.data["entry"]) for s, e in self._held if s.type == "EntryUndone" and e > blind
+        }
+        self.held_blind.remove(blind)
+        self.cancelled_blind.add(blind)
+        boundary = min(self.held_blind, default=None)
+        kept = [(s, e) for s, e in self._held if e not in undone]
+        released = [(s, e) for s, e in kept if boundary is None or e < boundary]
+        self._held = [(s, e) for s, e in kept if boundary is not None and e >= boundary]
+        self._held_entries = {e for _, e in self._held}
+        self._unseen_held &= self._held_entries
+        for stored, of in released:
+            self._show(Shown(at, stored, of), table_events)
 
     def _issued(self, stored: StoredEvent, do: str | None) -> None:
         data, version = stored.data, stored.version
@@ -127,16 +172,21 @@ class Release:
                 },
             )
         elif self.held_blind and do not in FREE_WHILE_HELD:
-            self._stand_in(stored, WITHHELD, {"by": data.get("by"), "do": do, "actor": stored.actor})
+            withheld = {"by": data.get("by"), "do": do, "actor": stored.actor}
+            self._stand_in(stored, WITHHELD, withheld, stored.visibility)  # a GM-only one: unseen
+            if stored.visibility != "public":
+                self._unseen_held.add(version)
         else:
             self.shown.append(Shown(version, stored, version))
             return
         self._held_entries.add(version)
         self._held.append((stored, version))
 
-    def _stand_in(self, stored: StoredEvent, kind: str, data: dict[str, Any]) -> None:
+    def _stand_in(
+        self, stored: StoredEvent, kind: str, data: dict[str, Any], visibility: str = "public"
+    ) -> None:
         stand_in = StoredEvent(
-            stored.campaign_id, stored.version, kind, data, "public", stored.actor, stored.at
+            stored.campaign_id, stored.version, kind, data, visibility, stored.actor, stored.at
         )
         self.shown.append(Shown(stored.version, stand_in, None, stand_in=True))
 

@@ -39,6 +39,8 @@ class Stream:
     released_at: list[int] = field(default_factory=list)
     numbers: dict[int, int] = field(default_factory=dict)
     """The player's number of each entry it received (by the entry's version)."""
+    stand_ins: dict[int, int] = field(default_factory=dict)
+    """The player's number of each stand-in it received (by the held entry's version)."""
     heads: Heads = field(default_factory=Heads)
 
     @property
@@ -70,8 +72,11 @@ class Stream:
         if item.entry is not None:
             self.numbers.setdefault(item.entry, number)
             event["entry"] = self.numbers[item.entry]
-        if event["type"] == "EntryUndone":
-            undone = self.numbers.get(int(event["data"]["entry"]))
+        if item.stand_in:
+            self.stand_ins[item.stored.version] = number
+        if event["type"] == "EntryUndone":  # of an entry it received, else of the stand-in it got for it
+            target = int(event["data"]["entry"])
+            undone = self.numbers.get(target, self.stand_ins.get(target))
             event["data"] = {**event["data"], "entry": undone, "undone": undone}
         if event["visibility"] != WHISPER:
             self.heads.add(number, event)

@@ -34,7 +34,7 @@ from .audit import Check, check_chain, check_commitments, check_versions
 from .export import EXPORT_FORMAT
 from .fairness import HmacRng, commitment
 from .ledger import TABLE_EVENTS, Ledger, is_secret
-from .placeholders import BLIND_MADE, BLIND_REVEALED, WITHHELD
+from .placeholders import BLIND_MADE, BLIND_REVEALED, STAND_INS, WITHHELD
 from .receipts import check_receipt, stored_event
 
 __all__ = ["Check", "Verification", "verify_export"]
@@ -84,6 +84,9 @@ class Verification:
             "rolls": [_row(c) for c in self.rolls],
             "receipts": [_row(c) for c in self.receipts],
         }
+
+
+_NOT_REVEALED = "its seed is not revealed yet"
 
 
 def _row(check: Check) -> dict[str, Any]:
@@ -156,13 +159,23 @@ def _held(events: list[StoredEvent], result: Verification, full: bool) -> None:
     if full:
         return
     released = {int(e.data["blind"]) for e in events if e.type == BLIND_REVEALED}
+    undone = {int(e.data["entry"]) for e in events if e.type == "EntryUndone" and e.data.get("entry")}
     made: set[int] = set()
     for event in events:
         if event.type == BLIND_MADE:
             made.add(int(event.data["blind"]))
-        if event.type == BLIND_MADE and int(event.data["blind"]) not in released:
-            what = f"blind roll #{event.data['blind']}"
+            if event.version in undone:
+                released.add(int(event.data["blind"]))  # nothing more of it will come
+        what = f"blind roll #{event.data.get('blind')}"
+        if event.type == BLIND_MADE and event.version in undone and int(event.data["blind"]) in made:
+            detail = "undone before its reveal: it changed nothing, and its dice stay with the GM"
+            result.rolls.append(Check(event.version, what, "-", None, "unverifiable", detail))
+        elif event.type == BLIND_MADE and int(event.data["blind"]) not in released:
             result.rolls.append(Check(event.version, what, "-", None, "pending", "not revealed yet"))
+        elif event.type == WITHHELD and event.version in undone:
+            what = f"{event.data.get('do')} (held)"
+            detail = "undone while held behind a blind roll: its record stays with the GM"
+            result.rolls.append(Check(event.version, what, "-", None, "unverifiable", detail))
         elif event.type == WITHHELD and not made <= released:
             what = f"{event.data.get('do')} (held)"
             detail = "held behind a blind roll: its record comes with the reveal"
@@ -195,6 +208,7 @@ def _verify_whole(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
             members[int(raw["entry"])].append(event)
     unseen = {e.version - 1 for e in events if e.type == "SeedCommitted"}
     unseen |= {e.version + 1 for e in events if e.type == "CommandIssued" and e.data.get("blind")}
+    stand_ins = {e.version: e for e in events if e.type in STAND_INS}
     ledger = Ledger(campaign_id)
     hidden: str | None = None
     previous = 0
@@ -205,7 +219,7 @@ def _verify_whole(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
         if event.type == "CommandIssued":
             entry = members[event.version]
             if hidden is None:
-                result.record += _authorship(ledger, event, entry)
+                result.record += _authorship(ledger, event, entry, stand_ins)
             if event.data.get("handled_by") == "system":
                 check = (
                     _unverifiable(event, hidden) if hidden else _check(ledger, event, entry, revealed, blind)
@@ -220,9 +234,21 @@ def _verify_whole(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
                 ledger.apply(event)
             except (RulesError, LookupError, TypeError, ValueError) as error:
                 hidden = f"the state cannot be rebuilt from this record ({error}); verify the GM's export"
+    undone = {int(e.data["entry"]) for e in events if e.type == "EntryUndone" and e.data.get("entry")}
+    result.rolls = [
+        _undone_before_reveal(check) if check.version in undone else check for check in result.rolls
+    ]
     for name, receipt in receipts:
         result.receipts.append(check_receipt(record, receipt, name))
     return result
+
+
+def _undone_before_reveal(check: Check) -> Check:
+    """A roll still pending whose entry was undone: its seed will never be revealed (a blind roll undone)."""
+    if check.status != "pending" or check.detail != _NOT_REVEALED:
+        return check
+    detail = "undone before its seed was revealed: it changed nothing, and its dice stay secret"
+    return Check(check.version, check.what, check.dice, check.seed_number, "unverifiable", detail)
 
 
 def _one_page(record: Mapping[str, Any]) -> Verification:
@@ -244,13 +270,15 @@ def _entry_command(ledger: Ledger, raw: Mapping[str, Any]) -> Any:
     return None if entry is None else entry.command.get("do")
 
 
-def _authorship(ledger: Ledger, head: StoredEvent, entry: list[StoredEvent]) -> list[Check]:
+def _authorship(
+    ledger: Ledger, head: StoredEvent, entry: list[StoredEvent], stand_ins: Mapping[int, StoredEvent]
+) -> list[Check]:
     """Who sent the command may send it, and a table command's events are the ones it causes."""
     command, by = dict(head.data.get("command") or {}), str(head.data.get("by"))
     if head.data.get("handled_by") == "system":
         wrong = _author(ledger, command, by) or _actor(ledger, command, by, [head, *entry])
     else:
-        wrong = _author(ledger, command, by) or _table_events(ledger, command, by, entry)
+        wrong = _author(ledger, command, by) or _table_events(ledger, command, by, entry, stand_ins)
     return (
         []
         if wrong is None
@@ -279,11 +307,21 @@ def _actor(ledger: Ledger, command: Mapping[str, Any], by: str, entry: list[Stor
 
 
 def _table_events(
-    ledger: Ledger, command: Mapping[str, Any], by: str, entry: list[StoredEvent]
+    ledger: Ledger,
+    command: Mapping[str, Any],
+    by: str,
+    entry: list[StoredEvent],
+    stand_ins: Mapping[int, StoredEvent],
 ) -> str | None:
     if command.get("do") == "undo":
         target = ledger.latest_undoable()
         undone = [dict(e.data) for e in entry if e.type == "EntryUndone"]
+        held = stand_ins.get(int(undone[0].get("entry") or 0)) if len(undone) == 1 else None
+        if held is not None:  # a player's record: the undo of an entry it got a stand-in for
+            done = None if held.type == BLIND_MADE else held.data.get("do")
+            if undone != [{"entry": held.version, "undone": held.version, "do": done}]:
+                return "it does not undo the held entry it names as that entry was"
+            return None
         expected = (
             None
             if target is None
@@ -337,7 +375,7 @@ def _check(
     row = (head.version, what, dice, number)
     rng = _generator(ledger, head, revealed, blind)
     if rng is None:
-        return Check(*row, "pending", "its seed is not revealed yet")
+        return Check(*row, "pending", _NOT_REVEALED)
     try:
         decided = ledger.system.decide(ledger.state, command, rng)
     except (RulesError, LookupError) as error:
