@@ -48,6 +48,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_TEXT",
     "MAX_WHOLE_NUMBER",
+    "Document",
     "DocumentError",
     "Kind",
     "check_value",
@@ -59,7 +60,9 @@ __all__ = [
     "parse_text",
     "parse_with_node",
     "read_document",
+    "read_source",
     "read_text",
+    "repeated_keys",
 ]
 
 MAX_BYTES: Final = 64 * 1024
@@ -319,3 +322,85 @@ def parse_text(path: Path | str, text: str, kind: Kind) -> tuple[yaml.Node | Non
     except DocumentError as error:
         code = error.code if error.code in {"bad_text", "out_of_range"} else "unparsable_file"
         raise DocumentError(f"cannot parse {path}: {error.message}", code=code, path=error.path) from None
+
+
+class Document:
+    """A parsed document: its data, and the paths of the keys its mappings repeat (``traits.Agility``).
+
+    A mapping that repeats a key keeps only the last value in the data, so a reader that must not lose
+    one (a script, a hero sheet whose names are unique within their kind) refuses or reports them.
+    """
+
+    def __init__(self, data: Any, repeated: list[str]) -> None:
+        self.data = data
+        self.repeated = repeated
+
+
+def read_source(name: Path | str, text: str, kind: Kind) -> Document:
+    """The :class:`Document` of the ``text`` of ``name`` (a file, "standard input", "the sheet").
+
+    The one way a sheet, script or variant is read, by the CLI from a file and by the server from the text a
+    page sends, so both read ``yes``, ``010`` and a repeated key alike; a refusal is a
+    :class:`DocumentError` whose message begins with ``name``.
+
+    >>> read_source("the sheet", "name: yes\\nlevel: 010\\nname: Ada", "yaml").repeated
+    ['name']
+    """
+    node, data = parse_text(name, text, kind)
+    return Document(data, repeated_keys(text, kind, node))
+
+
+def repeated_keys(text: str, kind: Kind, node: yaml.Node | None = None) -> list[str]:
+    """The paths of every key a mapping of the document repeats, in document order.
+
+    ``node`` is the YAML node tree when it is at hand (from :func:`parse_with_node`); JSON is read again
+    with a hook that sees each mapping's pairs before they become a dict.
+    """
+    if kind == "json":
+        return _json_repeats(text)
+    if node is None:
+        node = load_yaml(text)[0]
+    return _yaml_repeats(node)
+
+
+def _yaml_repeats(node: yaml.Node | None, path: str = "") -> list[str]:
+    found: list[str] = []
+    if isinstance(node, yaml.MappingNode):
+        seen: set[object] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else repr(key_node)
+            here = child_path(path, key)
+            if key in seen:
+                found.append(here)
+            seen.add(key)
+            found.extend(_yaml_repeats(value_node, here))
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            found.extend(_yaml_repeats(item, f"{path}[{index}]"))
+    return found
+
+
+def _json_repeats(text: str) -> list[str]:
+    """The full paths of repeated keys of a JSON text (found by the identity of each mapping)."""
+    repeats: list[tuple[int, str]] = []
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        made = dict(pairs)
+        keys = [key for key, _ in pairs]
+        repeats.extend((id(made), key) for i, key in enumerate(keys) if key in keys[:i])
+        return made
+
+    data = json.loads(text, object_pairs_hook=hook)
+    paths: dict[int, str] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            paths[id(node)] = path
+            for key, value in node.items():
+                walk(value, child_path(path, key))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, f"{path}[{index}]")
+
+    walk(data, "")
+    return [child_path(paths.get(owner, ""), key) for owner, key in repeats]

@@ -176,10 +176,15 @@ class Table:
 
     @staticmethod
     def import_sheet(page: Any, text: str) -> None:
-        """Paste a sheet (JSON or YAML) into the import box and load it into the editor."""
-        page.click("#import summary")
+        """Paste a sheet (JSON or YAML) into the import box and wait until the server has read it."""
+        if page.get_attribute("#import", "open") is None:
+            page.click("#import summary")
         page.fill("#import-text", text)
+        page.evaluate("document.querySelector('#import-errors').removeAttribute('data-state')")
         page.click("#import-button")
+        page.locator('#import-errors[data-state="read"], #import-errors[data-state="refused"]').wait_for(
+            state="attached"
+        )
 
     @staticmethod
     def add_to_table(page: Any) -> None:

@@ -7,7 +7,8 @@ import json
 from typing import Any
 
 import pytest
-import yaml
+
+from talespin.documents import parse_document
 
 pytestmark = pytest.mark.browser
 
@@ -42,6 +43,8 @@ items:
 - true
 - ~
 """,
+    # What a home-made reader gets wrong: `yes` is text, `010` is YAML 1.1's 8, the last repeated key wins.
+    "answer: yes\nlevel: 010\nname: Ann\nname: Bo\n",
 ]
 
 
@@ -77,17 +80,30 @@ def test_a_seed_matches_its_commitment_and_a_changed_seed_does_not(page: Any) ->
 
 
 @pytest.mark.parametrize("text", SHEETS)
-def test_the_sheet_reader_reads_yaml_as_pyyaml_does(page: Any, text: str) -> None:
-    """Sheets written in everyday YAML read the same in the browser as with PyYAML on the server."""
-    parsed = page.evaluate("async (t) => (await import('/js/sheetio.js')).parseLoose(t)", text)
-    assert parsed == yaml.safe_load(text)
+def test_the_sheet_reader_reads_yaml_as_the_cli_does(page: Any, text: str) -> None:
+    """A pasted sheet reads in the browser exactly as the CLI's document reader reads the file."""
+    parsed = page.evaluate("async (t) => (await import('/js/sheetio.js')).readData(t)", text)
+    assert parsed == parse_document(text, "yaml")
 
 
 def test_the_sheet_reader_reads_json(page: Any) -> None:
     """A JSON sheet reads as JSON."""
     sheet = {"name": "Ada", "abilities": {"fortitude": 3}, "talents": [{"name": "X", "limitations": []}]}
-    parsed = page.evaluate("async (t) => (await import('/js/sheetio.js')).parseLoose(t)", json.dumps(sheet))
-    assert parsed == sheet
+    read = "async (t) => (await import('/js/sheetio.js')).readData(t, 'json')"
+    assert page.evaluate(read, json.dumps(sheet)) == sheet
+
+
+def test_the_sheet_reader_passes_on_the_servers_refusal(page: Any) -> None:
+    """Text the server cannot read is refused with its message and code, not read some other way."""
+    refused = page.evaluate(
+        """async (t) => {
+            try { await (await import('/js/sheetio.js')).readData(t); return null; }
+            catch (err) { return { code: err.code, message: err.message }; }
+        }""",
+        "name: Eve\n  skills: [unclosed",
+    )
+    assert refused["code"] == "unparsable_file"
+    assert refused["message"].startswith("cannot parse the text: is not valid YAML")
 
 
 def test_physical_faces_are_read_as_chains_or_a_flat_pool(page: Any) -> None:

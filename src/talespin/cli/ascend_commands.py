@@ -25,6 +25,7 @@ from ..systems.ascend import (
     run_script,
 )
 from ..systems.ascend.commands import script_schema
+from ..table.sheet_text import sheet_verdict
 from .ascend_files import read_document
 from .ascend_odds import DifficultyOpt, JsonOpt, Narration, RequiredOpt, SeedOpt, percent, register
 from .output import EXIT_INVALID, BadInput, console, emit, guarded
@@ -43,18 +44,7 @@ register(app)
 def hero_validate(file: Path, as_json: JsonOpt = False) -> None:
     """Check a hero sheet against every AS-HERO rule at once; exit 1 when it is invalid."""
     with guarded(as_json):
-        document = read_document(file)
-        verdict = SYSTEM.validate_sheet(document.data)
-        repeated = [
-            {
-                "rule": "AS-HERO-2",
-                "path": path,
-                "message": "this name appears twice: names are unique within their kind",
-            }
-            for path in document.repeated
-        ]
-        if repeated:
-            verdict = {**verdict, "valid": False, "errors": repeated + verdict["errors"]}
+        verdict = sheet_verdict(SYSTEM, read_document(file))
 
         def render() -> None:
             if verdict["valid"]:

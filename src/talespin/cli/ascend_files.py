@@ -1,18 +1,16 @@
 """Reading the files of ``talespin ascend``: sheets and scripts in YAML or JSON, and ``--faces`` text.
 
-Reading stays in the CLI (the rules engine does no I/O). A YAML or JSON mapping that repeats a key would
-silently keep only the last value, so the reader reports every repeated key with its path
-(``traits.Agility``): for a hero sheet that breaks AS-HERO-2 (names are unique within their kind).
+Reading stays in the CLI (the rules engine does no I/O); the parsing is the server's own
+(:func:`talespin.documents.read_source`). A YAML or JSON mapping that repeats a key would silently keep only
+the last value, so the reader reports every repeated key with its path (``traits.Agility``): for a hero
+sheet that breaks AS-HERO-2 (names are unique within their kind).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .. import documents
 from ..documents import MAX_DEPTH
@@ -40,12 +38,8 @@ def read_input(path: Path) -> tuple[str, str]:
     return documents.decode_text(raw, "standard input"), "standard input"
 
 
-class Document:
-    """A parsed file: its data, and the paths of keys its mappings repeat."""
-
-    def __init__(self, data: Any, repeated: list[str]) -> None:
-        self.data = data
-        self.repeated = repeated
+class Document(documents.Document):
+    """A parsed file (:class:`talespin.documents.Document`) that the CLI may refuse for a repeated key."""
 
     def strict(self, what: str) -> Any:
         """The data, or BadInput when a key is repeated (a script, or a sheet that is not being validated)."""
@@ -58,52 +52,6 @@ class Document:
         return self.data
 
 
-_child = documents.child_path
-
-
-def _yaml_repeats(node: yaml.Node | None, path: str = "") -> list[str]:
-    found: list[str] = []
-    if isinstance(node, yaml.MappingNode):
-        seen: set[object] = set()
-        for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else repr(key_node)
-            here = _child(path, key)
-            if key in seen:
-                found.append(here)
-            seen.add(key)
-            found.extend(_yaml_repeats(value_node, here))
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            found.extend(_yaml_repeats(item, f"{path}[{index}]"))
-    return found
-
-
-def _json_repeats(text: str) -> tuple[Any, list[str]]:
-    """The parsed JSON and the full paths of repeated keys (found by the identity of each mapping)."""
-    repeats: list[tuple[int, str]] = []
-
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        made = dict(pairs)
-        keys = [key for key, _ in pairs]
-        repeats.extend((id(made), key) for i, key in enumerate(keys) if key in keys[:i])
-        return made
-
-    data = json.loads(text, object_pairs_hook=hook)
-    paths: dict[int, str] = {}
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            paths[id(node)] = path
-            for key, value in node.items():
-                walk(value, _child(path, key))
-        elif isinstance(node, list):
-            for index, item in enumerate(node):
-                walk(item, f"{path}[{index}]")
-
-    walk(data, "")
-    return data, [_child(paths.get(owner, ""), key) for owner, key in repeats]
-
-
 def read_document(path: Path) -> Document:
     """A YAML or JSON file (``-``: standard input, read as YAML, which JSON is too) with its repeated keys,
     or BadInput (exit 2) when it cannot be read or parsed.
@@ -114,12 +62,11 @@ def read_document(path: Path) -> Document:
     try:
         text, name = read_input(path)
         kind: documents.Kind = "json" if path.suffix.lower() == ".json" else "yaml"
-        node, data = documents.parse_text(name, text, kind)
-        repeated = _json_repeats(text)[1] if kind == "json" else _yaml_repeats(node)
+        document = documents.read_source(name, text, kind)
     except documents.DocumentError as error:
         extra = {} if error.path is None else {"path": error.path}
         raise BadInput(error.message, code=error.code, **extra) from None
-    return Document(data, repeated)
+    return Document(document.data, document.repeated)
 
 
 def parse_faces(text: str) -> list[int]:

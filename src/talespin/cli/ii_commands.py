@@ -24,6 +24,7 @@ from ..systems.inciting_incident.plan import RollSpec
 from ..systems.inciting_incident.rolling import make_roll
 from ..systems.inciting_incident.script import run_script
 from ..systems.inciting_incident.sheet import Character
+from ..table.sheet_text import sheet_verdict
 from ..text import words
 from . import ascend_files as files
 from .ascend_odds import refuse_seed_with_faces
@@ -217,7 +218,7 @@ def table(
 def character_validate(file: Path, as_json: JsonOpt = False) -> None:
     """Check a sheet against every II-CHAR rule; exit 1 when it is invalid."""
     with guarded(as_json):
-        verdict = SYSTEM.validate_sheet(read_document(file))
+        verdict = sheet_verdict(SYSTEM, files.read_document(file))
 
         def render() -> None:
             if verdict["valid"]:

@@ -6,13 +6,16 @@ so the same vocabulary serves scene scripts, the API and the browser.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..documents import MAX_BYTES
 
 __all__ = [
     "ChatRequest",
     "CommandRequest",
+    "DocumentRequest",
     "HandRequest",
     "JoinRequest",
     "NewCampaign",
@@ -49,10 +52,31 @@ class CommandRequest(BaseModel):
 
 
 class SheetRequest(BaseModel):
-    """``{"sheet": {...}}``: a character or hero sheet to check."""
+    """``{"sheet": {...}}``, or ``{"text": "…", "kind"?}``: a character or hero sheet to check.
+
+    Given as ``text`` (YAML, or JSON with ``kind: json``) it is read by the server's one document reader, as
+    the CLI reads a file: the answer also holds ``"sheet"``, the data read, and a repeated key counts where
+    the system's sheet rules forbid one.
+    """
 
     model_config = ConfigDict(extra="forbid")
-    sheet: dict[str, Any]
+    sheet: dict[str, Any] | None = None
+    text: str | None = Field(default=None, max_length=MAX_BYTES, examples=["name: Ada\nabilities: {}"])
+    kind: Literal["yaml", "json"] = "yaml"
+
+    @model_validator(mode="after")
+    def _one_form(self) -> SheetRequest:
+        if (self.sheet is None) == (self.text is None):
+            raise ValueError("give the sheet as data (sheet) or as text (text), not both")
+        return self
+
+
+class DocumentRequest(BaseModel):
+    """``{"text": "…", "kind"?: "yaml" | "json"}``: a sheet, script, variant or list of sheets as text."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=MAX_BYTES, examples=["variant:\n  crisis: {auto: 5}"])
+    kind: Literal["yaml", "json"] = "yaml"
 
 
 class ChatRequest(BaseModel):

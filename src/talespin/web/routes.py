@@ -14,13 +14,15 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..documents import DocumentError, read_source
 from ..store.port import ChangeFeed
 from ..systems import MalformedCommand, get_system, system_names
 from ..table import TableService, Viewer
 from ..table.shape import check_input
+from ..table.sheet_text import read_sheet_text
 from .errors import UnknownSystem
 from .live import Hub, serve_socket
-from .models import CommandRequest, JoinRequest, NewCampaign, SheetRequest
+from .models import CommandRequest, DocumentRequest, JoinRequest, NewCampaign, SheetRequest
 from .odds_advice import odds_with_advice
 from .record_routes import add_record_routes
 from .talk_routes import add_talk_routes
@@ -113,8 +115,23 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
             rules = get_system(system)
         except MalformedCommand as error:
             raise UnknownSystem(error.message) from None
+        if body.text is not None:
+            return read_sheet_text(rules, body.text, body.kind)
         check_input(body.sheet, what="sheet")
         return rules.validate_sheet(body.sheet)
+
+    @router.post("/api/documents", tags=["meta"])
+    def read_document(body: DocumentRequest) -> dict[str, Any]:
+        """A YAML or JSON text read as the CLI reads a file: ``{"data", "repeated"}``, or a 422 naming why.
+
+        The pages send what a person pasted or uploaded (a sheet, a variant, a list of enemies) and use the
+        data the server read, so a text means the same on a page as in ``talespin … FILE``.
+        """
+        try:
+            document = read_source("the text", body.text, body.kind)
+        except DocumentError as error:
+            raise MalformedCommand(error.message, code=error.code, path=error.path) from None
+        return {"data": document.data, "repeated": document.repeated}
 
     @router.websocket("/api/campaigns/{campaign_id}/ws")
     async def live(websocket: WebSocket, campaign_id: str) -> None:

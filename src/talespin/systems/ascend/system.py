@@ -13,6 +13,7 @@ from ...dice import Rng
 from ..protocol import Command, Event, Role
 from .decide import decide
 from .odds import answer
+from .rule_ids import HERO_2
 from .sheet import check_hero
 from .state import AscendState, evolve, new_state
 from .view import actors, redact, view
@@ -54,6 +55,11 @@ class AscendSystem:
         """``{"valid", "cost": None, "errors": [{"rule", "path", "message"}]}`` (no cost in Ascend)."""
         errors = check_hero(sheet)
         return {"valid": not errors, "cost": None, "errors": errors}
+
+    def repeated_key_errors(self, paths: list[str]) -> list[dict[str, Any]]:
+        """AS-HERO-2: each key a hero sheet's text repeats is a name given twice within its kind."""
+        message = "this name appears twice: names are unique within their kind"
+        return [{"rule": HERO_2, "path": path, "message": message} for path in paths]
 
     def odds(self, state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:
         """The answer to an odds query: ranked Dice Pools for a hero's Test, or odds by the numbers."""

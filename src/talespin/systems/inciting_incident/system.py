@@ -48,7 +48,7 @@ class IncitingIncident:
     """Inciting Incident: pure functions over :class:`~.state.GameState`."""
 
     name = "inciting-incident"
-    aliases = ("ii", "inciting_incident")
+    aliases: tuple[str, ...] = ("ii", "inciting_incident")
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
         """See :func:`new_state`."""

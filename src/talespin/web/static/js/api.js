@@ -168,6 +168,11 @@ export function validateSheet(system, sheet) {
   return request("POST", `/api/systems/${encodeURIComponent(system)}/validate`, { body: { sheet } });
 }
 
+/** The server's verdict on a sheet's text (YAML or JSON), read as the CLI reads a file, with `sheet`: its data. */
+export function validateSheetText(system, text, kind = "yaml") {
+  return request("POST", `/api/systems/${encodeURIComponent(system)}/validate`, { body: { text, kind } });
+}
+
 /** The `#campaign=…&token=…` part of a link, as an object. */
 export function hashParams() {
   return Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, "")));

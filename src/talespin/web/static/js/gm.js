@@ -4,7 +4,7 @@
 
 import { mountSeats } from "./seats.js";
 import { mountShortcuts } from "./shortcuts.js";
-import { parseLoose } from "./sheetio.js";
+import { readData } from "./sheetio.js";
 import { mountSpend } from "./spend.js";
 import { fill, h } from "./ui.js";
 
@@ -300,10 +300,10 @@ export function mountGm(root, ctx) {
             {
               type: "button",
               id: "gm-start-conflict",
-              onclick: () => {
+              onclick: async () => {
                 let list;
                 try {
-                  list = parseLoose(enemies.value);
+                  list = await readData(enemies.value);
                 } catch (err) {
                   ctx.say(err.message, "error");
                   return;
@@ -409,10 +409,10 @@ export function mountGm(root, ctx) {
         {
           type: "button",
           id: "gm-add-character",
-          onclick: () => {
+          onclick: async () => {
             let parsed;
             try {
-              parsed = parseLoose(sheet.value);
+              parsed = await readData(sheet.value);
             } catch (err) {
               ctx.say(err.message, "error");
               return;

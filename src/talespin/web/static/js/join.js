@@ -2,9 +2,9 @@
 // the rules) and adds it to the campaign with `add_character`, then goes to the table.
 
 import "./theme.js";
-import { canonicalSystem, hashParams, joinCampaign, SYSTEM_LABELS, Table } from "./api.js";
+import { canonicalSystem, hashParams, joinCampaign, SYSTEM_LABELS, Table, validateSheetText } from "./api.js";
 import { blankSheet, mountEditor } from "./editor.js";
-import { parseLoose } from "./sheetio.js";
+import { kindOf } from "./sheetio.js";
 import { $, fill, h } from "./ui.js";
 
 const params = hashParams();
@@ -67,23 +67,44 @@ $("#join-form").addEventListener("submit", async (event) => {
   }
 });
 
-async function importText(text) {
+// The text is read and checked by the server (as `talespin … validate FILE` reads it); its verdict on the
+// text is listed here, and the data it read goes into the editor. A repeated key, lost from the data, is
+// only in this verdict.
+async function importText(text, kind = "yaml") {
+  const out = $("#import-errors");
+  out.removeAttribute("data-valid");
+  out.dataset.state = "reading";
   try {
-    const sheet = parseLoose(text);
+    const verdict = await validateSheetText(system, text, kind);
+    const sheet = verdict.sheet;
     if (!sheet || typeof sheet !== "object" || Array.isArray(sheet))
       throw new Error("a sheet is a mapping of fields");
     editor.set(sheet);
-    fill($("#import-errors"));
-    $("#import").open = false;
+    out.dataset.valid = String(verdict.valid);
+    fill(
+      out,
+      verdict.errors.map((e) =>
+        h(
+          "li",
+          { "data-rule": e.rule, "data-path": e.path },
+          h("code", e.rule || "sheet"),
+          e.path ? ` at ${e.path}: ` : ": ",
+          e.message,
+        ),
+      ),
+    );
+    if (verdict.valid) $("#import").open = false;
+    out.dataset.state = "read";
   } catch (err) {
-    showError($("#import-errors"), { message: `Could not read the sheet: ${err.message}` });
+    showError(out, { message: `Could not read the sheet: ${err.message}` });
+    out.dataset.state = "refused";
   }
 }
 
 $("#import-button").addEventListener("click", () => importText($("#import-text").value));
 $("#import-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
-  if (file) importText(await file.text());
+  if (file) importText(await file.text(), kindOf(file.name));
 });
 
 $("#sheet-form").addEventListener("submit", async (event) => {

@@ -2,13 +2,13 @@
 // legal action with its value under optimal play, the best marked, each alternative's cost against it.
 
 import { request } from "./api.js";
-import { parseLoose } from "./sheetio.js";
+import { readData } from "./sheetio.js";
 import { $, fill, h, num, pct } from "./ui.js";
 
-function query() {
+async function query() {
   const whole = (id) => Number($(id).value);
   const body = {
-    characters: parseLoose($("#advice-party").value),
+    characters: await readData($("#advice-party").value),
     obstruction: whole("#advice-obstruction"),
     attempts: whole("#advice-attempts"),
     crisis: whole("#advice-crisis"),
@@ -62,7 +62,7 @@ export function mountAdvice() {
     fill(errors);
     let body;
     try {
-      body = query();
+      body = await query();
     } catch (err) {
       fill(errors, h("li", `The characters: ${err.message}`));
       return;

@@ -7,7 +7,7 @@ import "./theme.js";
 import { request } from "./api.js";
 import { heatmap } from "./heatmap.js";
 import { mountAdvice } from "./lab-advice.js";
-import { parseLoose } from "./sheetio.js";
+import { readData } from "./sheetio.js";
 import { $, fill, h, num, pct } from "./ui.js";
 
 const list = $("#variants");
@@ -43,7 +43,7 @@ function addVariant(name = "", text = "") {
   return row;
 }
 
-function readVariants() {
+async function readVariants() {
   const variants = {};
   const problems = [];
   for (const row of list.querySelectorAll(".variant")) {
@@ -51,7 +51,7 @@ function readVariants() {
     const area = row.querySelector(".v-text");
     area.removeAttribute("aria-invalid");
     try {
-      const value = parseLoose(area.value);
+      const value = await readData(area.value);
       if (typeof value !== "object" || Array.isArray(value))
         throw new Error("the overrides must be a mapping");
       if (!name) throw new Error("give the variant a name");
@@ -269,7 +269,7 @@ $("#variant-file").addEventListener("change", async (event) => {
 });
 $("#compare-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const { variants, problems } = readVariants();
+  const { variants, problems } = await readVariants();
   const errors = $("#compare-errors");
   fill(
     errors,

@@ -3,7 +3,7 @@
 // for (instinct in an emergency, e.g. a Trigger's effect), and in a cooperative scene the one change,
 // upgrade or learning of each character. Every roll shows its odds (from the odds endpoint) before the click.
 
-import { parseLoose } from "./sheetio.js";
+import { readData } from "./sheetio.js";
 import { fill, h, num, pct } from "./ui.js";
 
 const ABILITIES = ["fortitude", "perseverance", "nimbleness"];
@@ -238,7 +238,7 @@ export function mountRolls(ctx, actor, extra) {
     try {
       if (lnWhat.value === "ability")
         Object.assign(command, { ability: lnAbility.value, level: Number(lnLevel.value) });
-      else if (lnWhat.value === "talent") command.talent = parseLoose(lnTalentText.value);
+      else if (lnWhat.value === "talent") command.talent = await readData(lnTalentText.value);
       else {
         command.talent = lnTalent.value;
         command.skill = skillOf(

@@ -3,7 +3,7 @@
 // Trigger, an obstacle, or enemies (joining the conflict under way, or starting one). The price is the
 // rules'; the server refuses a purchase the GM cannot afford, and then nothing changes.
 
-import { parseLoose } from "./sheetio.js";
+import { readData } from "./sheetio.js";
 import { fill, h } from "./ui.js";
 
 const int = (el) => Number(el.value);
@@ -90,7 +90,7 @@ export function mountSpend(ctx, { triggerRow, readTriggers }) {
   }
 
   /** The one command that pays and buys. */
-  function command() {
+  async function command() {
     const why = reason.value.trim();
     const base = why ? { reason: why } : {};
     switch (on.value) {
@@ -118,7 +118,7 @@ export function mountSpend(ctx, { triggerRow, readTriggers }) {
       default: {
         let list;
         try {
-          list = parseLoose(enemies.value);
+          list = await readData(enemies.value);
         } catch (err) {
           throw new Error(`Enemies: ${err.message}`, { cause: err });
         }
@@ -130,7 +130,7 @@ export function mountSpend(ctx, { triggerRow, readTriggers }) {
   async function buy() {
     let c;
     try {
-      c = command();
+      c = await command();
     } catch (err) {
       ctx.say(err.message, "error");
       return;

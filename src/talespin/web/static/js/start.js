@@ -3,7 +3,7 @@
 import "./theme.js";
 import { createCampaign, SYSTEM_LABELS } from "./api.js";
 import { exportTables, importTables, rememberedTables, rememberTable } from "./mine.js";
-import { parseLoose } from "./sheetio.js";
+import { readData } from "./sheetio.js";
 import { $, copyButton, fill, h } from "./ui.js";
 
 function absolute(path) {
@@ -59,7 +59,7 @@ $("#create-form").addEventListener("submit", async (event) => {
   let variant = {};
   try {
     const text = $("#campaign-variant").value.trim();
-    if (text) variant = parseLoose(text);
+    if (text) variant = await readData(text);
     if (typeof variant !== "object" || Array.isArray(variant))
       throw new Error("the variant must be a mapping");
   } catch (err) {
