@@ -89,6 +89,8 @@ class ServerProcess:
     ``db`` is a SQLite file, or a store URL as ``--db`` takes it (``postgresql://…``, with ``schema``);
     ``extra`` adds options such as ``--workers``. ``limits`` is ``--limits``: off unless a test asks (these
     servers are hammered by racing, retrying and reconnecting clients; the limits have tests of their own).
+    ``launcher`` runs another Python file instead of ``talespin`` (``fixed_serve.py``: a server whose runs
+    repeat exactly), with the same arguments.
     """
 
     def __init__(
@@ -99,8 +101,10 @@ class ServerProcess:
         schema: str | None = None,
         extra: tuple[str, ...] = (),
         limits: str = "off",
+        launcher: Path | None = None,
     ) -> None:
         self.db = db
+        self.launcher = launcher
         self.limits = limits
         self.port = port
         self.schema = schema
@@ -119,7 +123,9 @@ class ServerProcess:
         """Start the server process without waiting for it (see :meth:`wait_ready`)."""
         script = Path(sys.executable).with_name("talespin")
         command = (
-            [str(script)]
+            [sys.executable, str(self.launcher)]
+            if self.launcher is not None
+            else [str(script)]
             if script.exists()
             else [sys.executable, "-c", "from talespin.cli import main; main()"]
         )
