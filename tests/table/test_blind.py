@@ -176,6 +176,33 @@ def test_before_the_reveal_players_exports_are_pending(physical: bool) -> None:
             assert {c.what for c in report.rolls if c.status == "pending"} >= {"blind roll #1"}
 
 
+BRAM: dict[str, Any] = {
+    "name": "Bram",
+    "abilities": {"fortitude": 5, "perseverance": 3, "nimbleness": 2},
+    "talents": [
+        {
+            "name": "Medicine",
+            "ability": "perseverance",
+            "level": 3,
+            "skills": [
+                {"name": "Calm Voice", "cost": 4, "kind": "advanced", "effects": {"reduce_crisis": 3}}
+            ],
+        }
+    ],
+}
+GUARD: dict[str, Any] = {
+    "name": "Guard",
+    "abilities": {"fortitude": 2, "perseverance": 2, "nimbleness": 3},
+    "talents": [{"name": "Spear", "ability": "nimbleness", "level": 3}],
+}
+CONFLICT = [
+    {"do": "end_scene"},
+    {"do": "start_scene", "kind": "conflict"},
+    {"do": "start_conflict", "enemies": [GUARD]},
+]
+KAI = {**SUSAN, "name": "Kai"}
+"""The GM's own hero, the other side of an opposed Test."""
+
 SHAPES = {
     "ii": [
         (
@@ -189,6 +216,30 @@ SHAPES = {
             {"do": "decisive_action", "character": "Ada", "talent": "Piloting"},
         ),
         ("ability roll", [], {"do": "ability_roll", "character": "Ada", "ability": "nimbleness"}),
+        (
+            "Advanced Action",
+            [
+                {"do": "add_character", "sheet": BRAM},
+                {"do": "end_scene"},
+                {"do": "start_scene", "kind": "action", "difficulty": 5},
+            ],
+            {"do": "use_skill", "character": "Bram", "skill": "Calm Voice"},
+        ),
+        (
+            "an enemy's Regular Attack",
+            CONFLICT,
+            {"do": "regular_attack", "character": "Guard", "target": "Ada", "talent": "Spear"},
+        ),
+        (
+            "an enemy's Decisive Attack",
+            CONFLICT,
+            {"do": "decisive_attack", "character": "Guard", "target": "Ada", "talent": "Spear"},
+        ),
+        (
+            "a character's Regular Attack",
+            CONFLICT,
+            {"do": "regular_attack", "character": "Ada", "target": "Guard", "talent": "Piloting"},
+        ),
     ],
     "ascend": [
         (
@@ -200,6 +251,27 @@ SHAPES = {
                 "goal": 3,
                 "steps": [{"skill": "Athletics", "trait": "Agility", "difficulty": 0}] * 2,
             },
+        ),
+        (
+            "opposed Test",
+            [{"do": "add_character", "sheet": KAI}],
+            {
+                "do": "opposed_test",
+                "attacker": {"hero": "Kai", "skill": "Athletics", "trait": "Agility", "difficulty": 0},
+                "defender": {"hero": "Susan", "skill": "Athletics", "trait": "Agility", "difficulty": 0},
+            },
+        ),
+        (
+            "defence of a public opposed Test",
+            [
+                {"do": "add_character", "sheet": KAI},
+                {
+                    "do": "opposed_test",
+                    "attacker": {"hero": "Susan", "skill": "Athletics", "trait": "Agility", "difficulty": 0},
+                    "defender": {"hero": "Kai"},
+                },
+            ],
+            {"do": "defend", "hero": "Kai", "skill": "Athletics", "trait": "Agility", "difficulty": 0},
         ),
         (
             "blind step of a public extended Test",
@@ -217,7 +289,9 @@ SHAPE_CASES = [(system, *shape) for system, shapes in SHAPES.items() for shape i
 def test_every_kind_of_blind_roll_is_held(
     system: str, what: str, setup: list[dict[str, Any]], blind: dict[str, Any]
 ) -> None:
-    """Each command that can roll blind gives a player the same bytes whatever its dice, until the reveal."""
+    """Each command that can roll blind gives a player the same bytes whatever its dice, until the reveal:
+    obstacles, Complex Obstacle actions, Ability Rolls, Advanced Actions and attacks of both sides in
+    Inciting Incident; Tests, opposed Tests and their defence, extended Tests and their steps in Ascend."""
     seen: list[dict[str, str]] = []
     records = []
     for nonce in ("1f" * 16, "e0" * 16):
