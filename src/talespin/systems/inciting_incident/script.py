@@ -1,8 +1,8 @@
-"""Scene scripts: run a parsed script's commands through decide/evolve and summarise the outcome.
+"""Inciting Incident scene scripts: played by the one runner of :mod:`talespin.systems.script`, summarised.
 
 The caller parses the file (YAML or JSON) and hands over the mapping; character entries that are not
 mappings are given to ``load_character`` (the CLI resolves them as paths relative to the script). The
-runner is shared by the CLI and the table service, so it does no I/O itself::
+runner does no I/O itself::
 
     result = run_script(script, rng=random.Random(7))
     result.summary()   # {"state": {...}, "triggers_fired": [...], "events": [...]}
@@ -16,38 +16,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...dice import Rng, generator
-from ..errors import MalformedCommand, RulesError
+from ...dice import Rng
 from ..protocol import Event
-from .decide import decide
-from .evolve import evolve
+from ..script import ScriptError, ScriptShape, play_script
 from .state import GameState
-from .system import new_state
+from .system import SYSTEM
 
-__all__ = ["ScriptError", "ScriptResult", "run_script"]
+__all__ = ["SHAPE", "ScriptError", "ScriptResult", "run_script"]
 
-_SCRIPT_KEYS = {"system", "variant", "rising_tension", "characters", "commands", "description"}
-
-
-class ScriptError(MalformedCommand):
-    """A command of a script that was refused: the rules error plus the command's 0-based index.
-
-    The message counts commands from 1, as a person does, and names the place too: "command 3
-    (commands[2]): …"; ``command_index`` stays the 0-based position of the contract.
-    """
-
-    def __init__(self, error: RulesError, index: int) -> None:
-        super().__init__(
-            f"command {index + 1} (commands[{index}]): {error.message}",
-            rule=error.rule,
-            path=error.path,
-            code=error.code,
-        )
-        self.command_index = index
-
-    def to_json(self) -> dict[str, object]:
-        """``{"code", "rule", "command_index", "message"}`` (and ``path`` when known)."""
-        return {**super().to_json(), "command_index": self.command_index}
+SHAPE = ScriptShape(sheets="characters", sheet="character", setup=("rising_tension",))
+"""An Inciting Incident script: ``characters`` and a starting ``rising_tension`` besides the common keys."""
 
 
 @dataclass
@@ -98,47 +76,15 @@ class ScriptResult:
 def run_script(
     script: Mapping[str, Any], rng: Rng | int, load_character: Callable[[str], Any] | None = None
 ) -> ScriptResult:
-    """Play every command of ``script``; the first refused one raises :class:`ScriptError`.
+    """Play every command of ``script`` (:func:`talespin.systems.script.play_script`); the first refused one
+    raises :class:`ScriptError`.
 
     ``rng`` rolls what the script gives no faces for: a generator or a whole-number seed.
     """
-    rng = generator(rng)
-    if not isinstance(script, Mapping):
-        raise MalformedCommand("a scene script is a mapping with characters and commands", code="bad_script")
-    unknown = set(script) - _SCRIPT_KEYS
-    if unknown:
-        raise MalformedCommand(
-            f"unknown script key(s): {', '.join(sorted(map(str, unknown)))}", code="unknown_key"
-        )
-    system = script.get("system", "inciting-incident")
-    if system not in ("inciting-incident", "ii", "inciting_incident"):
-        raise MalformedCommand(f"this script is for {system!r}, not inciting-incident", code="wrong_system")
-    characters = []
-    for entry in script.get("characters") or []:
-        if isinstance(entry, str):
-            if load_character is None:
-                raise MalformedCommand(
-                    f"character {entry!r} is a path, but no loader was given", code="bad_script"
-                )
-            characters.append(load_character(entry))
-        else:
-            characters.append(entry)
-    setup = {
-        "variant": script.get("variant") or {},
-        "rising_tension": script.get("rising_tension", 0),
-        "characters": characters,
-    }
-    result = ScriptResult(new_state(setup))
-    commands = script.get("commands") or []
-    if not isinstance(commands, list):
-        raise MalformedCommand("commands must be a list", code="bad_script", path="commands")
-    for index, command in enumerate(commands):
-        try:
-            events = decide(result.state, command, rng)
-        except RulesError as error:
-            raise ScriptError(error, index) from None
-        for event in events:
-            result.state = evolve(result.state, event)
-            result.events.append(event)
-            result.note(result.state)
+    start, steps = play_script(SYSTEM, SHAPE, script, rng, load_character)
+    result = ScriptResult(start)
+    for step in steps:
+        result.state = step.state
+        result.events.extend(step.events)
+        result.note(step.state)
     return result
