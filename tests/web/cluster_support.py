@@ -30,13 +30,18 @@ SKIP = (
 
 
 @contextmanager
-def cluster(size: int = 3) -> Iterator[list[ServerProcess]]:
-    """``size`` server processes on one fresh PostgreSQL schema of their own (dropped afterwards)."""
+def cluster(
+    size: int = 3, *, limits: str = "off", extra: tuple[str, ...] = ()
+) -> Iterator[list[ServerProcess]]:
+    """``size`` server processes on one fresh PostgreSQL schema of their own (dropped afterwards), with
+    ``--limits limits`` and the options ``extra`` (``--workers 2``)."""
     if not POSTGRES:
         pytest.skip(SKIP)
     schema = f"talespin_cluster_{secrets.token_hex(6)}"
     SqlStore(POSTGRES, schema=schema).close()  # the schema exists before the processes race to it
-    servers = [ServerProcess(POSTGRES, free_port(), schema=schema) for _ in range(size)]
+    servers = [
+        ServerProcess(POSTGRES, free_port(), schema=schema, limits=limits, extra=extra) for _ in range(size)
+    ]
     try:
         for server in servers:
             server.launch()

@@ -7,9 +7,9 @@ definitions mirror the newest migration so the adapter can build its queries. Th
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, ForeignKey, Integer, LargeBinary, MetaData, String, Table, Text
+from sqlalchemy import JSON, Column, Float, ForeignKey, Integer, LargeBinary, MetaData, String, Table, Text
 
-__all__ = ["campaigns", "events", "metadata", "players", "snapshots"]
+__all__ = ["campaigns", "events", "metadata", "players", "rate_buckets", "snapshots"]
 
 metadata = MetaData()
 
@@ -57,3 +57,12 @@ snapshots = Table(
     Column("at", String(40), nullable=False),
 )
 """A campaign's folded ledger at a version, by the code of a fingerprint (see :class:`.port.Snapshot`)."""
+
+rate_buckets = Table(
+    "rate_buckets",
+    metadata,
+    Column("key", String(128), primary_key=True),
+    Column("level", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""Rate-limit buckets every server process on one PostgreSQL shares (:meth:`.sql.SqlStore.take_rate`)."""

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -34,7 +35,7 @@ from .port import (
     UnknownCampaign,
     VersionConflict,
 )
-from .schema import campaigns, events, players, snapshots
+from .schema import campaigns, events, players, rate_buckets, snapshots
 
 __all__ = ["SCHEMES", "SqlStore", "engine_url"]
 
@@ -325,6 +326,41 @@ class SqlStore:
     def kind(self) -> str:
         """``"sqlite"`` or ``"postgresql"``."""
         return "sqlite" if self._channel is None else "postgresql"
+
+    def shared_rates(self) -> Callable[[str, int, float], float] | None:
+        """On PostgreSQL :meth:`take_rate`, the rate limits every process on this database shares; on
+        SQLite ``None`` (one process serves a SQLite file: its limits stay in its memory)."""
+        return None if self._channel is None else self.take_rate
+
+    def take_rate(self, key: str, count: int, seconds: float) -> float:
+        """Take one request from the shared bucket ``key`` (it holds ``count``, refilled evenly over
+        ``seconds``): 0 when it had one, else the seconds until it will have one.
+
+        One transaction on the bucket's row (locked, so processes taking at once queue), timed by the
+        database's clock, so every process agrees whatever its own clock says. A bucket untouched for
+        ``seconds`` is full again, the same as no row: such rows of the same kind are deleted on the way.
+        """
+        per_second = count / seconds
+        kind = key.partition(":")[0] + ":%"
+        now = text("SELECT extract(epoch from clock_timestamp())")
+        with self.engine.begin() as connection:
+            at = float(connection.execute(now).scalar_one())
+            connection.execute(
+                delete(rate_buckets).where(rate_buckets.c.key.like(kind), rate_buckets.c.at < at - seconds)
+            )
+            fresh = {"key": key, "level": float(count), "at": at}
+            connection.execute(pg_insert(rate_buckets).values(fresh).on_conflict_do_nothing())
+            row = connection.execute(
+                select(rate_buckets.c.level, rate_buckets.c.at)
+                .where(rate_buckets.c.key == key)
+                .with_for_update()
+            ).one()
+            at = float(connection.execute(now).scalar_one())  # after the lock: the time of this take
+            level = min(float(count), row.level + max(0.0, at - row.at) * per_second)
+            wait = 0.0 if level >= 1 else (1 - level) / per_second
+            update = rate_buckets.update().where(rate_buckets.c.key == key)
+            connection.execute(update.values(level=level - 1 if wait == 0 else level, at=at))
+        return wait
 
     def changes(self) -> ChangeFeed | None:
         """On PostgreSQL a new LISTEN feed of this store's channel (not started); on SQLite ``None``."""

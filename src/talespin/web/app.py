@@ -26,7 +26,7 @@ from .lab_routes import lab_router
 from .limits import MAX_BODY, BodyLimit
 from .live import Hub
 from .routes import api_router
-from .throttle import RateLimits, Throttle
+from .throttle import RateLimits, SharedRates, Throttle
 
 __all__ = ["DEFAULT_LIMITS", "STATIC", "create_app"]
 
@@ -44,6 +44,12 @@ def _static_dir() -> Path:
         STATIC.mkdir(parents=True, exist_ok=True)
         (STATIC / "index.html").write_text(_PLACEHOLDER)
     return STATIC
+
+
+def _shared_rates(store: object) -> SharedRates | None:
+    """The rate limits kept in the store for every process on it (PostgreSQL), else ``None``."""
+    shared = getattr(store, "shared_rates", None)
+    return shared() if callable(shared) else None
 
 
 def create_app(
@@ -95,7 +101,7 @@ def create_app(
     app.state.feed = feed
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=max_body)
-    app.add_middleware(Throttle, limits=limits)
+    app.add_middleware(Throttle, limits=limits, shared=_shared_rates(store))
     app.add_middleware(Guard, origins=tuple(origins))  # outermost: refusals carry the headers too
 
     app.include_router(api_router(service, hub, feed))

@@ -19,14 +19,23 @@ bucket                    counts                                   default
 
 The client address is the connection's peer: behind a reverse proxy, run uvicorn's ``--proxy-headers``
 (``--forwarded-allow-ips``) so that it is the player's and not the proxy's. The pages and static files are
-not counted. Buckets live in the process's memory (each worker keeps its own); the least recently used are
-forgotten beyond :data:`MAX_BUCKETS`, so the limiter's memory stays bounded however many addresses call.
+not counted.
+
+Where the buckets live: ``token`` and ``client`` in the process's memory (each worker keeps its own, so with
+N processes a client may make N times as many requests; they guard one process's work). ``create``,
+``join`` and ``campaign_join`` guard the whole table, so on PostgreSQL they live in the database
+(:meth:`talespin.store.sql.SqlStore.take_rate`, a locked row per bucket) and hold across every process
+serving it, ``--workers N`` or several servers; on SQLite, which one process serves, in its memory too. A
+database that cannot be reached for a bucket falls back to the memory bucket (and logs it). In memory the
+least recently used buckets are forgotten beyond :data:`MAX_BUCKETS`, so the limiter's memory stays bounded
+however many addresses call.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import re
 import threading
@@ -36,9 +45,27 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import Final
 
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["MAX_BUCKETS", "Buckets", "Rate", "RateLimits", "Throttle", "deny_socket", "rate_limited_body"]
+__all__ = [
+    "MAX_BUCKETS",
+    "SHARED",
+    "Buckets",
+    "Rate",
+    "RateLimits",
+    "SharedRates",
+    "Throttle",
+    "deny_socket",
+    "rate_limited_body",
+]
+
+SharedRates = Callable[[str, int, float], float]
+"""Takes one request from a bucket kept for every process: ``(key, count, seconds)`` → seconds to wait."""
+SHARED: Final = frozenset({"create", "join", "campaign"})
+"""The kinds of bucket key (``create:…``, ``join:…``, ``campaign:…``) kept in shared rates when there are."""
+
+log = logging.getLogger("talespin.web")
 
 MAX_BUCKETS: Final = 50_000
 """The most buckets kept at once (a bucket is a few dozen bytes)."""
@@ -164,10 +191,19 @@ def _token(scope: Scope) -> str | None:
 class Throttle:
     """ASGI middleware applying :class:`RateLimits` to ``/api`` requests and sockets."""
 
-    def __init__(self, app: ASGIApp, limits: RateLimits, buckets: Buckets | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limits: RateLimits,
+        buckets: Buckets | None = None,
+        shared: SharedRates | None = None,
+    ) -> None:
+        """``shared`` keeps the ``create``, ``join`` and ``campaign_join`` buckets for every process (the
+        store's, on PostgreSQL); without it every bucket is this process's own."""
         self.app = app
         self.limits = limits
         self.buckets = buckets or Buckets()
+        self.shared = shared
 
     def _checks(self, scope: Scope) -> Iterator[tuple[str, str, Rate | None]]:
         """``(bucket key, what it counts, rate)`` for each bucket this request draws from."""
@@ -186,20 +222,41 @@ class Throttle:
             yield f"campaign:{_digest(joined.group(1))}", "joins per campaign", self.limits.campaign_join
 
     def refusal(self, scope: Scope) -> tuple[bytes, int] | None:
-        """The 429 body and Retry-After when a bucket this request draws from is empty, else ``None``."""
+        """The 429 body and Retry-After when a bucket this request draws from is empty, else ``None``.
+
+        A shared bucket costs a trip to the database: call this from a worker thread when
+        :meth:`needs_store` says so."""
         for key, what, rate in self._checks(scope):
             if rate is None:
                 continue
-            wait = self.buckets.take(key, rate)
+            wait = self._take(key, rate)
             if wait > 0:
                 return rate_limited_body(what, rate, wait)
         return None
+
+    def _take(self, key: str, rate: Rate) -> float:
+        if self.shared is not None and key.partition(":")[0] in SHARED:
+            try:
+                return self.shared(key, rate.count, rate.seconds)
+            except Exception as error:  # the limit must not take the server down with the database
+                log.warning("shared rate limit %s unavailable, counting in memory: %s", key, error)
+        return self.buckets.take(key, rate)
+
+    def needs_store(self, scope: Scope) -> bool:
+        """Whether this request draws from a shared bucket (creating a campaign, joining one)."""
+        if self.shared is None:
+            return False
+        return any(
+            rate is not None and key.partition(":")[0] in SHARED for key, _, rate in self._checks(scope)
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in {"http", "websocket"} or not str(scope.get("path", "")).startswith("/api/"):
             await self.app(scope, receive, send)
             return
-        refused = self.refusal(scope)
+        refused = (
+            await run_in_threadpool(self.refusal, scope) if self.needs_store(scope) else self.refusal(scope)
+        )
         if refused is None:
             await self.app(scope, receive, send)
             return
