@@ -29,7 +29,7 @@ TARGETS = range(-1, 11)
 
 def _grid() -> dict[tuple[int, int], Fraction]:
     rules = default_rules()
-    return {(t, n): successes(rules, t, n).p_at_least(1) for t in TARGETS for n in POOLS}
+    return {(t, n): successes(n, t, rules=rules).p_at_least(1) for t in TARGETS for n in POOLS}
 
 
 def _icepool_grid() -> dict[tuple[int, int], Fraction]:

@@ -87,9 +87,7 @@ def test_narration_value_is_the_best_pool_at_each_level() -> None:
     climb = table.rows[0]
     assert (climb.name, climb.target) == ("Climb", 3)
     assert climb.pools == (3 + 2 + 1, 3 + 2 + 1 + 2, 3 + 2 + 1 + 2 + 1)  # Quick, Sailor, Rope; + Tough; + Sly
-    assert climb.best == tuple(
-        odds_of_test(RULES, target=3, pool=n, required=2).p_success for n in climb.pools
-    )
+    assert climb.best == tuple(odds_of_test(n, 3, required=2, rules=RULES).p_success for n in climb.pools)
     assert climb.gains == (climb.best[1] - climb.best[0], climb.best[2] - climb.best[1])
     assert [r.kind for r in table.rows] == ["skill", "conviction"]
     body = table.to_json()["rows"][1]

@@ -29,7 +29,7 @@ def test_crossover_is_the_first_level_whose_roll_beats_the_automatic_pass(report
             rolls = [
                 lv
                 for lv in range(10)
-                if roll_chances(base, RULES.levels.dice[lv], 20, RULES).expected_crisis < auto
+                if roll_chances(base, RULES.levels.dice[lv], 20, rules=RULES).expected_crisis < auto
             ]
             assert level == (rolls[0] if rolls else None), (name, base)
 
@@ -39,7 +39,7 @@ def test_cost_section_odds_are_the_exact_odds(report) -> None:
     # rule: II-CHAR-4
     # rule: II-CHAR-5
     for level in range(10):
-        exact = roll_chances(5, RULES.levels.dice[level], 20, RULES).p_success
+        exact = roll_chances(5, RULES.levels.dice[level], 20, rules=RULES).p_success
         assert report.p_grid[level][4] == pytest.approx(float(exact), abs=1e-12)
     assert report.costs == (0, 1, 3, 6, 10, 15, 21, 28, 36, 45)
 

@@ -23,7 +23,7 @@ def test_grid_cell_equals_the_tables_exact_odds() -> None:
     """Level 5, base 5d6, net 0 gives the exact figures the table shows."""
     # rule: II-ODDS-1
     cmp = compare({"shipped": {}}, max_net=2)
-    exact = roll_chances(5, default_rules().levels.dice[5], 20, default_rules())
+    exact = roll_chances(5, default_rules().levels.dice[5], 20)
     cell = (5, 4, 2)  # level 5, base 5, net 0
     assert cmp.p_success["shipped"][cell] == pytest.approx(float(exact.p_success), abs=1e-12)
     assert cmp.expected_crisis["shipped"][cell] == pytest.approx(float(exact.expected_crisis), abs=1e-12)

@@ -104,7 +104,7 @@ def odds(
     """Exact Successes distribution and P(success) of one Test (AS-ODDS-1)."""
     with guarded(as_json):
         target = _target(rating, difficulty, pool)
-        payload = test_odds(None, target=target, pool=pool, required=_required(required)).to_json()
+        payload = test_odds(pool, target, required=_required(required)).to_json()
 
         def render() -> None:
             console.print(f"[bold]{pool}d10[/], Target {target}, {payload['required']} Success(es) required")
@@ -172,18 +172,18 @@ def opposed(
 ) -> None:
     """P(win), P(tie), P(lose) of an opposed Test, and who finally wins under the tie rule (AS-ODDS-2)."""
     with guarded(as_json):
-        attacker = (_target(rating, difficulty, pool), pool)
-        defender = (_target(vs_rating, vs_difficulty, vs_pool, "--vs-rating"), vs_pool)
+        target = _target(rating, difficulty, pool)
+        vs_target = _target(vs_rating, vs_difficulty, vs_pool, "--vs-rating")
         rules = load_rules(None if tie is None else {"opposed": {"tie": tie.value}})
-        figures = opposed_odds(rules, attacker, defender).to_json()
+        figures = opposed_odds((pool, target), (vs_pool, vs_target), rules=rules).to_json()
         payload = {
-            "attacker": {"target": attacker[0], "pool": pool},
-            "defender": {"target": defender[0], "pool": vs_pool},
+            "attacker": {"target": target, "pool": pool},
+            "defender": {"target": vs_target, "pool": vs_pool},
             **figures,
         }
 
         def render() -> None:
-            console.print(f"{pool}d10 at Target {attacker[0]} against {vs_pool}d10 at Target {defender[0]}")
+            console.print(f"{pool}d10 at Target {target} against {vs_pool}d10 at Target {vs_target}")
             for key in ("win", "tie", "lose", "attacker_wins", "defender_wins"):
                 label = key.replace("_", " ")
                 console.print(f"P({label}) = {percent(figures[f'p_{key}'])}  ({figures[f'p_{key}_exact']})")
@@ -207,7 +207,7 @@ def extended(
         if goal < 1 or (limit is not None and limit < 1):
             raise BadInput("--goal and --limit are 1 or more", code="bad_option")
         payload: dict[str, Any] = {"target": target, "pool": pool}
-        payload.update(extended_odds(None, target=target, pool=pool, goal=goal, limit=limit).to_json())
+        payload.update(extended_odds(pool, target, goal, limit=limit).to_json())
 
         def render() -> None:
             console.print(f"{pool}d10 at Target {target}, goal {goal} Successes, limit {limit or 'none'}")

@@ -94,7 +94,7 @@ def _odds_payload(
     rules = default_rules()
     target = rules.roll.target if against is None else against
     d6 = final_d6(_base_d6(dice), advantage, disadvantage, rules)
-    chances = roll_chances(d6, rules.levels.dice[level], target, rules)
+    chances = roll_chances(d6, rules.levels.dice[level], target, rules=rules)
     return {
         "d6": d6,
         "talent_dice": [f"d{s}" for s in rules.levels.dice[level]],
@@ -158,7 +158,7 @@ def roll(
         spec = RollSpec("", kind, kind, level, _base_d6(dice), advantage, disadvantage, target, rules)
         rng: Rng = random.Random(seed)
         pool = make_roll(spec, parse_faces(faces) if faces is not None else None, rng)
-        crisis = action_crisis(roll_crisis(pool.total, target, rules), 0, rules)
+        crisis = action_crisis(roll_crisis(pool.total, target, rules), 0, rules=rules)
         payload = {
             "total": pool.total,
             "success": pool.total >= target,

@@ -113,8 +113,7 @@ def extended_table(
             "goal and limit must be 1 or more and pools 0 or more", code="bad_field", path="goal"
         )
     rows = tuple(
-        tuple(accumulate(extended_odds(rules, target=target, pool=p, goal=goal, limit=limit).needed))
-        for p in pools
+        tuple(accumulate(extended_odds(p, target, goal, limit=limit, rules=rules).needed)) for p in pools
     )
     return ExtendedTable(target, goal, limit, tuple(pools), rows, tuple(labels))
 
@@ -207,7 +206,7 @@ def opposed_table(
     for tie in TIE_RULES:
         varied = load_rules({**kept, "opposed": {**kept["opposed"], "tie": tie}})
         grid = [
-            [opposed_odds(varied, (attacker_target, a), (defender_target, d)) for d in defender_pools]
+            [opposed_odds((a, attacker_target), (d, defender_target), rules=varied) for d in defender_pools]
             for a in attacker_pools
         ]
         wins[tie] = tuple(tuple(o.attacker_wins for o in row) for row in grid)

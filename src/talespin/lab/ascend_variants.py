@@ -110,7 +110,8 @@ def compare_ascend(
     exact_grids, floats, even = {}, {}, {}
     for name, rules in loaded.items():
         grid = tuple(
-            tuple(tuple(successes(rules, t, n).p_at_least(k) for k in needed) for n in pools) for t in targets
+            tuple(tuple(successes(n, t, rules=rules).p_at_least(k) for k in needed) for n in pools)
+            for t in targets
         )
         exact_grids[name] = grid
         floats[name] = np.array(grid, dtype=np.float64)

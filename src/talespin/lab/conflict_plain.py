@@ -58,7 +58,7 @@ def play_conflict(
             elif total >= against:
                 flow += sign * max(c.success_minimum_flow, total - against)
             elif me.side == 0:
-                crisis += action_crisis(failure_crisis(total, rules.roll.target, rules), 0, rules)
+                crisis += action_crisis(failure_crisis(total, rules.roll.target, rules), 0, rules=rules)
             else:
                 flow += c.enemy_failure_flow
             for side in (0, 1):

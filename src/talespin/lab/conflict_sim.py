@@ -180,7 +180,9 @@ def _act(batch: _Batch, f: int, conflict: Conflict, rng: np.random.Generator, ru
 def _failure_crisis(totals: IntArray, rules: Rules) -> IntArray:
     """A character's failed attack's Crisis, looked up from the rules' own function for each total."""
     target = rules.roll.target
-    table = np.array([action_crisis(failure_crisis(t, target, rules), 0, rules) for t in range(target + 1)])
+    table = np.array(
+        [action_crisis(failure_crisis(t, target, rules), 0, rules=rules) for t in range(target + 1)]
+    )
     return table[np.minimum(totals, target)]
 
 

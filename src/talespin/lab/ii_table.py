@@ -54,7 +54,7 @@ def odds_grid(against: int | None = None, rules: Rules | None = None) -> OddsGri
     levels = tuple(range(rules.levels.min, rules.levels.max + 1))
     dice = tuple(range(rules.roll.difficulty.min, rules.roll.difficulty.max + 1))
     rows = tuple(
-        tuple(roll_chances(d, rules.levels.dice[level], target, rules).p_success for d in dice)
+        tuple(roll_chances(d, rules.levels.dice[level], target, rules=rules).p_success for d in dice)
         for level in levels
     )
     return OddsGrid(target, levels, dice, rows)

@@ -111,7 +111,7 @@ def _moves(table: RollTable, rules: Rules, top: int, width: int) -> _Moves:
     for x, extra in enumerate(extras):
         for t, p in enumerate(table.floats):
             if p and t < target:
-                fail[x, action_crisis(roll_crisis(t, target, rules), extra, rules)] += p
+                fail[x, action_crisis(roll_crisis(t, target, rules), extra, rules=rules)] += p
     reduce = np.zeros((top + 1, top + 1))
     for o in range(top + 1):
         for t in range(target, len(table.floats)):
@@ -123,9 +123,9 @@ def _moves(table: RollTable, rules: Rules, top: int, width: int) -> _Moves:
             if p and t >= o:
                 dec_success[o] += p
             elif p:
-                dec_fail[o, action_crisis(roll_crisis(t, o, rules), 0, rules)] += p
-    won = action_crisis(rules.crisis.success, 0, rules)
-    success = (won, action_crisis(rules.crisis.success, extras[1], rules))
+                dec_fail[o, action_crisis(roll_crisis(t, o, rules), 0, rules=rules)] += p
+    won = action_crisis(rules.crisis.success, 0, rules=rules)
+    success = (won, action_crisis(rules.crisis.success, extras[1], rules=rules))
     return _Moves(fail, success, reduce, dec_fail, dec_success, won)
 
 
@@ -134,10 +134,10 @@ def _width(rules: Rules, top: int) -> int:
     target = rules.roll.target
     rep = rules.crisis.repeated_talent
     largest = max(
-        action_crisis(roll_crisis(0, target, rules), rep, rules),
-        action_crisis(roll_crisis(0, top, rules), 0, rules),
-        action_crisis(rules.crisis.success, rep, rules),
-        action_crisis(rules.crisis.auto, 0, rules),
+        action_crisis(roll_crisis(0, target, rules), rep, rules=rules),
+        action_crisis(roll_crisis(0, top, rules), 0, rules=rules),
+        action_crisis(rules.crisis.success, rep, rules=rules),
+        action_crisis(rules.crisis.auto, 0, rules=rules),
     )
     return largest + 1
 
@@ -145,9 +145,9 @@ def _width(rules: Rules, top: int) -> int:
 def check_progress(rules: Rules) -> None:
     """Every action must raise Crisis, or the states would not be ordered and the solver could loop."""
     least = min(
-        action_crisis(rules.crisis.success, 0, rules),
-        action_crisis(rules.crisis.auto, 0, rules),
-        action_crisis(rules.crisis.failure_minimum, 0, rules),
+        action_crisis(rules.crisis.success, 0, rules=rules),
+        action_crisis(rules.crisis.auto, 0, rules=rules),
+        action_crisis(rules.crisis.failure_minimum, 0, rules=rules),
     )
     if least < 1:
         raise MalformedCommand(
@@ -245,7 +245,7 @@ def _sweep(  # noqa: PLR0912, PLR0915, PLR0917 -- one sweep kept whole so its lo
     shrink = np.maximum(
         rules.complex.obstruction_min, np.arange(top + 1) - rules.complex.obstruction_reduction
     )
-    auto = action_crisis(rules.crisis.auto, 0, rules)
+    auto = action_crisis(rules.crisis.auto, 0, rules=rules)
     root_used = sum(1 << bits[p] for p in spot.used)
     last = n if spot.last_actor is None else [m.name for m in party].index(spot.last_actor)
     policy = np.zeros((cap + 1, n + 1, top + 1, attempts + 1, every.size), np.int16) if keep_policy else None

@@ -108,7 +108,7 @@ class RollTable:
         for t, p in enumerate(self.p):
             if p:
                 reduction = t - target if t >= target else 0
-                out.append((p, reduction, action_crisis(roll_crisis(t, target, rules), extra, rules)))
+                out.append((p, reduction, action_crisis(roll_crisis(t, target, rules), extra, rules=rules)))
         return out
 
     def decisive(self, rules: Rules, obstruction: int) -> list[tuple[Fraction, bool, int]]:
@@ -116,7 +116,7 @@ class RollTable:
         out = []
         for t, p in enumerate(self.p):
             if p:
-                crisis = action_crisis(roll_crisis(t, obstruction, rules), 0, rules)
+                crisis = action_crisis(roll_crisis(t, obstruction, rules), 0, rules=rules)
                 out.append((p, t >= obstruction, crisis))
         return out
 
@@ -125,6 +125,6 @@ class RollTable:
 def roll_table(base_d6: int, net_advantage: int, level: int, cap: int, rules: Rules) -> RollTable:
     """A Talent of ``level`` rolled at base d6 ``base_d6`` moved by net Advantage, capped at ``cap``."""
     d6 = final_d6(base_d6, max(net_advantage, 0), max(-net_advantage, 0), rules)
-    dist = total_distribution(d6, rules.levels.dice[level], cap, rules)
+    dist = total_distribution(d6, rules.levels.dice[level], cap, rules=rules)
     p = tuple(dist.probability(t) for t in range(cap + 1))
     return RollTable(d6, level, cap, p, tuple(float(x) for x in p))

@@ -56,7 +56,7 @@ def _choices(member: Member, d6: int, advantage: int, rules: Rules) -> list[Choi
     auto = Choice(
         member.name,
         None,
-        ((Fraction(1), action_crisis(rules.crisis.auto, 0, rules)),),
+        ((Fraction(1), action_crisis(rules.crisis.auto, 0, rules=rules)),),
         rules.simple.auto_rising_tension,
     )
     out = [auto]

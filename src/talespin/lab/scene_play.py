@@ -92,7 +92,7 @@ def play_complex(  # noqa: PLR0917 -- the obstacle, its party, its rules and how
             levels[c][ComplexState(start[0], start[1], n, 0)] += before[c]
     index = {m.name: i for i, m in enumerate(party)}
     by_name = {(party[t.member].name, party[t.member].talents[t.talent][0]): t for t in talents}
-    auto = action_crisis(rules.crisis.auto, 0, rules)
+    auto = action_crisis(rules.crisis.auto, 0, rules=rules)
     floor, step = rules.complex.obstruction_min, rules.complex.obstruction_reduction
     extra = rules.crisis.repeated_talent
     actions, tension = zero, zero

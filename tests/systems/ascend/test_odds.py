@@ -37,7 +37,7 @@ def test_successes_match_icepool_for_every_target(pool: int) -> None:
     """Pools of 0–30 dice, Targets −1..10: the binomial Successes distribution equals icepool's, exactly."""
     # rule: AS-ODDS-1, AS-TEST-3, AS-POOL-4
     for target in TARGETS:
-        ours = dict(successes(RULES, target, pool).items())
+        ours = dict(successes(pool, target, rules=RULES).items())
         oracle = {k: p for k, p in _as_dict(_icepool_successes(target, pool)).items() if p}
         assert ours == oracle, (target, pool)
 
@@ -51,13 +51,13 @@ def test_successes_match_brute_force_enumeration(pool: int) -> None:
         total = len(counts)
         for required in range(1, pool + 2):
             expected = Fraction(sum(1 for c in counts if c >= required), total)
-            assert odds_of_test(RULES, target=target, pool=pool, required=required).p_success == expected
+            assert odds_of_test(pool, target, required=required, rules=RULES).p_success == expected
 
 
 def test_the_contract_json_gives_floats_and_exact_fractions() -> None:
     """p_success is the float of p_success_exact; the distribution rows are [successes, p, "n/d"]."""
     # rule: AS-ODDS-1
-    body = odds_of_test(RULES, target=2, pool=3).to_json()
+    body = odds_of_test(3, 2, rules=RULES).to_json()
     assert body["p_success_exact"] == "657/1000"
     assert body["p_success"] == pytest.approx(0.657)
     assert body["distribution"] == [
@@ -74,7 +74,7 @@ def test_opposed_odds_match_icepool(a_pool: int, d_pool: int) -> None:
     """P(win), P(tie), P(lose) equal icepool's difference of the two Successes distributions."""
     # rule: AS-ODDS-2, AS-OPP-1
     for a_target, d_target in [(-1, 3), (2, 2), (5, 1), (9, 0), (3, 7)]:
-        figures = opposed_odds(RULES, (a_target, a_pool), (d_target, d_pool))
+        figures = opposed_odds((a_pool, a_target), (d_pool, d_target), rules=RULES)
         difference = _icepool_successes(a_target, a_pool) - _icepool_successes(d_target, d_pool)
         oracle = _as_dict(difference)
         assert figures.win == sum(p for k, p in oracle.items() if k > 0)
@@ -88,7 +88,7 @@ def test_rerolled_ties_follow_the_bounded_geometric_series() -> None:
     """With ``reroll``, P(attacker wins) sums win · tie^k over every allowed roll, checked step by step."""
     # rule: AS-ODDS-2, AS-OPP-1
     rules = load_rules({"opposed": {"tie": "reroll", "reroll_limit": 4}})
-    figures = opposed_odds(rules, (3, 2), (3, 2))
+    figures = opposed_odds((2, 3), (2, 3), rules=rules)
     win, tie = figures.win, figures.tie
     attacker, still_tied = Fraction(0), Fraction(1)
     for _ in range(5):
@@ -101,7 +101,7 @@ def test_rerolled_ties_follow_the_bounded_geometric_series() -> None:
 
 def _first_reached_by_enumeration(target: int, pool: int, goal: int, tests: int) -> list[Fraction]:
     """P(goal first reached on Test n), n = 1..tests, by walking every sequence of per-Test Successes."""
-    step = dict(successes(RULES, target, pool).items())
+    step = dict(successes(pool, target, rules=RULES).items())
     first = [Fraction(0)] * tests
     frontier = {0: Fraction(1)}  # running total (below the goal) → probability
     for n in range(tests):
@@ -123,7 +123,7 @@ def _first_reached_by_enumeration(target: int, pool: int, goal: int, tests: int)
 def test_extended_odds_match_enumeration_and_icepool(target: int, pool: int, goal: int, limit: int) -> None:
     """The distribution of Tests needed, and P(within the limit), match two independent computations."""
     # rule: AS-ODDS-2, AS-EXT-1
-    odds = extended_odds(RULES, target=target, pool=pool, goal=goal, limit=limit)
+    odds = extended_odds(pool, target, goal, limit=limit, rules=RULES)
     assert list(odds.needed) == _first_reached_by_enumeration(target, pool, goal, limit)
     one_test = _icepool_successes(target, pool)
     reached = [Fraction(0)] + [
@@ -140,7 +140,7 @@ def test_extended_odds_match_enumeration_and_icepool(target: int, pool: int, goa
 def test_rerolled_ties_stop_after_ten_rerolls_by_default() -> None:
     """Under ``reroll`` with the shipped limit, a tie is rolled again 10 times: 11 rolls in all."""
     # rule: AS-OPP-1
-    figures = opposed_odds(load_rules({"opposed": {"tie": "reroll"}}), (4, 2), (4, 2))
+    figures = opposed_odds((2, 4), (2, 4), rules=load_rules({"opposed": {"tie": "reroll"}}))
     eleven = figures.win * sum((figures.tie**k for k in range(11)), Fraction(0))
     assert figures.attacker_wins == eleven
     assert figures.attacker_wins != figures.win * sum((figures.tie**k for k in range(12)), Fraction(0))
@@ -149,7 +149,7 @@ def test_rerolled_ties_stop_after_ten_rerolls_by_default() -> None:
 def test_extended_odds_without_a_limit_stop_at_the_horizon() -> None:
     """No limit: the odds list the first 30 Tests (the horizon); the rest of the mass is p_beyond."""
     # rule: AS-ODDS-2 AS-EXT-1
-    odds = extended_odds(RULES, target=0, pool=1, goal=3)
+    odds = extended_odds(1, 0, 3, rules=RULES)
     assert len(odds.needed) == 30
     assert 0 < odds.p_within < 1
 
@@ -175,8 +175,8 @@ def test_extended_odds_beyond_the_work_limit_are_refused_before_any_work() -> No
     from talespin.systems.ascend.chances import MAX_EXTENDED_WORK, extended_odds
 
     with pytest.raises(LimitExceeded, match=str(MAX_EXTENDED_WORK)):
-        extended_odds(None, target=3, pool=4, goal=5, limit=10**11)
-    assert extended_odds(None, target=3, pool=4, goal=5, limit=30).p_within > 0
+        extended_odds(4, 3, 5, limit=10**11)
+    assert extended_odds(4, 3, 5, limit=30).p_within > 0
 
 
 def test_a_rolled_pool_beyond_the_dice_limit_is_a_malformed_command() -> None:

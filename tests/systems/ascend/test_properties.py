@@ -28,7 +28,7 @@ STATE = new_state({"heroes": [SHEET]})
 def test_successes_form_a_distribution_with_the_binomial_mean(target: int, pool: int) -> None:
     """Probabilities sum to 1, outcomes lie in 0..pool, the mean is pool · p and P(≥1) = 1 − (1 − p)^pool."""
     # rule: AS-ODDS-1, AS-TEST-3, AS-POOL-4
-    dist = successes(RULES, target, pool)
+    dist = successes(pool, target, rules=RULES)
     p = RULES.die.p_success(target)
     assert sum(q for _, q in dist.items()) == 1
     assert dist.low >= 0 and dist.high <= pool

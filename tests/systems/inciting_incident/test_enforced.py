@@ -212,7 +212,7 @@ def test_advanced_action_odds_are_shown_before_the_click(h: Any) -> None:
     rows = {r["skill"]: r for r in odds(state, {"character": "Bram"})["advanced"]}
     assert set(rows) == {"Field Dressing", "Calm Voice", "Bedside Manner"}
     rules = default_rules()
-    dist = total_distribution(5, (8,), 20, rules)
+    dist = total_distribution(5, (8,), 20, rules=rules)
     p = dist.p_at_least(20)
     crisis = dist.expectation(lambda t: 2 if t >= 20 else failure_crisis(t, 20, rules))
     calm = rows["Calm Voice"]

@@ -44,7 +44,7 @@ def test_odds_match_icepool(d6: int, level: int, against: int) -> None:
     """P(success), the capped distribution and expected Crisis agree exactly with icepool."""
     # rule: II-ODDS-1 II-ROLL-2
     sizes = [6] * d6 + list(RULES.levels.dice[level])
-    chances = roll_chances(d6, RULES.levels.dice[level], against, RULES)
+    chances = roll_chances(d6, RULES.levels.dice[level], against, rules=RULES)
     oracle = _icepool_total(sizes, against)
     assert chances.p_success == oracle.probability(">=", against)
     crisis = oracle.map(lambda t: 2 if t >= against else max(2, against - t))
@@ -87,7 +87,7 @@ def _brute(sizes: list[int], cap: int) -> dict[int, Fraction]:
 def test_odds_match_brute_force(d6: int, level: int, against: int) -> None:
     """On small pools the capped distribution equals an enumeration of every chain."""
     # rule: II-ODDS-1
-    chances = roll_chances(d6, RULES.levels.dice[level], against, RULES)
+    chances = roll_chances(d6, RULES.levels.dice[level], against, rules=RULES)
     brute = _brute([6] * d6 + list(RULES.levels.dice[level]), against)
     assert dict(chances.distribution.items()) == {k: v for k, v in brute.items() if v}
 
@@ -99,7 +99,7 @@ def test_simulation_agrees_with_exact_odds() -> None:
     sizes = [6] * 4 + [8, 8]
     n = 100_000
     hits = sum(roll_pool(sizes, rng).total >= 20 for _ in range(n))
-    p = float(roll_chances(4, (8, 8), 20, RULES).p_success)
+    p = float(roll_chances(4, (8, 8), 20, rules=RULES).p_success)
     se = math.sqrt(p * (1 - p) / n)
     assert abs(hits / n - p) < 4 * se
 
@@ -110,7 +110,7 @@ def test_expected_obstruction_reduction_matches_icepool() -> None:
     for obstruction in (0, 5, 12):
         oracle = _icepool_total([6] * 5 + [6, 6], 20 + obstruction)
         expected = oracle.map(lambda t, o=obstruction: 0 if t < 20 else min(o, t - 20)).mean()
-        assert expected_reduction(5, (6, 6), obstruction, RULES) == expected
+        assert expected_reduction(5, (6, 6), obstruction, rules=RULES) == expected
 
 
 def test_state_odds_for_a_simple_obstacle(h: Any) -> None:
@@ -128,7 +128,7 @@ def test_state_odds_for_a_simple_obstacle(h: Any) -> None:
         "expected_crisis": 4.0,
         "expected_crisis_exact": "4/1",
     }
-    exact = roll_chances(6, (6, 6), 20, RULES)
+    exact = roll_chances(6, (6, 6), 20, rules=RULES)
     assert (
         piloting["talent"] == "Piloting" and piloting["d6"] == 6 and piloting["talent_dice"] == ["d6", "d6"]
     )
@@ -157,10 +157,14 @@ def test_state_odds_for_a_complex_obstacle(h: Any) -> None:
     auto, piloting = answer["choices"][0], answer["choices"][1]
     assert auto["expected_obstruction_reduction"] == 4.0
     assert piloting["repeated"] is True
-    assert piloting["expected_obstruction_reduction_exact"] == _frac(expected_reduction(5, (6, 6), 12, RULES))
+    assert piloting["expected_obstruction_reduction_exact"] == _frac(
+        expected_reduction(5, (6, 6), 12, rules=RULES)
+    )
     decisive = {c["talent"]: c for c in answer["decisive"]}
-    assert decisive["Piloting"]["p_success_exact"] == _frac(roll_chances(5, (6, 6), 12, RULES).p_success)
-    plain = roll_chances(5, (6, 6), 20, RULES, extra_crisis=3)
+    assert decisive["Piloting"]["p_success_exact"] == _frac(
+        roll_chances(5, (6, 6), 12, rules=RULES).p_success
+    )
+    plain = roll_chances(5, (6, 6), 20, extra_crisis=3, rules=RULES)
     assert piloting["expected_crisis_exact"] == _frac(plain.expected_crisis)
 
 
@@ -194,7 +198,7 @@ def test_state_odds_for_recreation_and_ability_rolls(h: Any) -> None:
     recreate = get_system("ii").odds(state, {"character": "Ada", "situation": "recreate_skill", "cost": 6})
     piloting = recreate["choices"][0]
     assert piloting["d6"] == 2 and piloting["expected_crisis_exact"] == "6/1"
-    assert piloting["p_success_exact"] == _frac(roll_chances(2, (6, 6), 20, RULES).p_success)
+    assert piloting["p_success_exact"] == _frac(roll_chances(2, (6, 6), 20, rules=RULES).p_success)
     ability = get_system("ii").odds(state, {"character": "Bram", "situation": "ability_roll"})
     assert [c["ability"] for c in ability["choices"]] == ["fortitude", "perseverance", "nimbleness"]
     assert ability["choices"][0]["talent_dice"] == ["d6", "d6"]

@@ -84,7 +84,7 @@ class Choice:
             "p_success_exact": exact(self.p_success),
             "expected_successes": float(self.expected),
             "expected_successes_exact": exact(self.expected),
-            "distribution": distribution_rows(successes(rules, self.target, self.pool)),
+            "distribution": distribution_rows(successes(self.pool, self.target, rules=rules)),
         }
 
 
@@ -177,7 +177,7 @@ def advise(
             continue
         seen.add(key)
         pool = sum(item.rating for item in chosen + invoked)
-        dist = successes(rules, base.target, pool)
+        dist = successes(pool, base.target, rules=rules)
         slot = {item.kind: item.name for item in chosen}
         choices.append(
             Choice(

@@ -39,7 +39,7 @@ def goal_chances(rules: Rules, progress: ExtendedProgress, *, target: int) -> Ca
             return Fraction(1)
         if left <= 0:
             return Fraction(0)
-        return extended_odds(rules, target=target, pool=pool, goal=needed, limit=left).p_within
+        return extended_odds(pool, target, needed, limit=left, rules=rules).p_within
 
     return reach
 

@@ -4,11 +4,18 @@ Each die is a Success with probability ``p = (Target + 1)/10`` clamped to [0, 1]
 0–9), so the Successes of a pool of ``n`` dice are binomial. Everything here is an exact
 :class:`~talespin.dice.Distribution` or :class:`~fractions.Fraction`; floats are only made for presentation.
 
->>> rules = default_rules()
->>> test_odds(rules, target=2, pool=1).p_success
+Every odds function of both systems takes its arguments the same way: what is rolled first (here the
+``pool``), then what it is rolled against (the ``target``) and anything else the question cannot do
+without (an extended Test's ``goal``), all positional or by name; every option after them is keyword-only,
+and so is ``rules=``, which defaults to the shipped rules. A variant is one keyword away:
+
+>>> test_odds(1, 2).p_success
 Fraction(3, 10)
->>> successes(rules, target=9, pool=3).outcomes()
+>>> successes(3, 9).outcomes()
 [3]
+>>> from talespin.systems.ascend import load_rules
+>>> opposed_odds((3, 4), (3, 4), rules=load_rules({"opposed": {"tie": "reroll"}})).tie_rule
+'reroll'
 """
 
 from __future__ import annotations
@@ -52,14 +59,25 @@ def distribution_rows(dist: Distribution) -> list[list[Any]]:
     return [[outcome, float(p), exact(p)] for outcome, p in dist.items()]
 
 
+def _rules(rules: Rules | None) -> Rules:
+    """The rules asked for, or the shipped ones."""
+    return default_rules() if rules is None else rules
+
+
 @lru_cache(maxsize=4096)
 def _binomial(die: Die, target: int, pool: int) -> Distribution:
     return Distribution.bernoulli(die.p_success(target)).repeat_sum(pool)
 
 
-def successes(rules: Rules, target: int, pool: int) -> Distribution:
-    """AS-ODDS-1: the number of Successes of ``pool`` dice against ``target`` (0 dice: 0 Successes)."""
-    return _binomial(rules.die, target, pool)
+def successes(pool: int, target: int, *, rules: Rules | None = None) -> Distribution:
+    """AS-ODDS-1: the number of Successes of ``pool`` dice against ``target`` (0 dice: 0 Successes).
+
+    Two dice against Target 4, each a Success half the time:
+
+    >>> list(successes(2, 4).items())
+    [(0, Fraction(1, 4)), (1, Fraction(1, 2)), (2, Fraction(1, 4))]
+    """
+    return _binomial(_rules(rules).die, target, pool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +111,12 @@ class TestOdds:
         }
 
 
-def test_odds(rules: Rules | None, *, target: int, pool: int, required: int | None = None) -> TestOdds:
-    """AS-ODDS-1: the odds of a Test of ``pool`` dice against ``target`` needing ``required`` Successes."""
-    rules = rules or default_rules()
+def test_odds(pool: int, target: int, *, required: int | None = None, rules: Rules | None = None) -> TestOdds:
+    """AS-ODDS-1: the odds of a Test of ``pool`` dice against ``target`` needing ``required`` Successes
+    (the rules' default number when not given)."""
+    rules = _rules(rules)
     needed = rules.required.default if required is None else required
-    return TestOdds(target, pool, needed, successes(rules, target, pool))
+    return TestOdds(target, pool, needed, successes(pool, target, rules=rules))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,16 +146,20 @@ class OpposedOdds:
         return body
 
 
-def opposed_odds(rules: Rules | None, attacker: tuple[int, int], defender: tuple[int, int]) -> OpposedOdds:
-    """AS-ODDS-2: P(win/tie/lose) for the attacker's ``(target, pool)`` against the defender's.
+def opposed_odds(
+    attacker: tuple[int, int], defender: tuple[int, int], *, rules: Rules | None = None
+) -> OpposedOdds:
+    """AS-ODDS-2: P(win/tie/lose) for the attacker's ``(pool, target)`` against the defender's.
+
+    Each side is what :func:`successes` takes, in its order: the pool, then the target.
 
     With the tie rule ``defender`` the defender takes every tie. With ``reroll`` a tie is rolled again up to
     ``reroll_limit`` times and a tie that outlasts them goes to the defender, so over ``k = limit + 1`` rolls
     P(attacker wins) = win · (1 + tie + … + tie^(k−1)), exactly.
     """
-    rules = rules or default_rules()
-    a = successes(rules, *attacker)
-    d = successes(rules, *defender)
+    rules = _rules(rules)
+    a = successes(*attacker, rules=rules)
+    d = successes(*defender, rules=rules)
     difference = a - d
     win = difference.p_at_least(1)
     lose = difference.p_at_most(-1)
@@ -180,14 +203,14 @@ class ExtendedOdds:
 
 
 def extended_odds(
-    rules: Rules | None, *, target: int, pool: int, goal: int, limit: int | None = None
+    pool: int, target: int, goal: int, *, limit: int | None = None, rules: Rules | None = None
 ) -> ExtendedOdds:
     """AS-ODDS-2: the distribution of the number of Tests (each ``pool`` dice against ``target``) to ``goal``.
 
     The running total is capped at the goal after every Test, which is exact for "has it reached the goal".
     Without a limit the list stops at the rules' ``odds_horizon``; the rest of the mass is ``p_beyond``.
     """
-    rules = rules or default_rules()
+    rules = _rules(rules)
     steps = limit if limit is not None else rules.extended.odds_horizon
     work = steps * (goal + 1) * (min(pool, goal) + 1)
     if work > MAX_EXTENDED_WORK:
@@ -196,7 +219,7 @@ def extended_odds(
             f"are too large to compute ({work} steps of work; the limit is {MAX_EXTENDED_WORK}): "
             "use a smaller goal, limit or pool"
         )
-    step = successes(rules, target, pool).cap(goal)
+    step = successes(pool, target, rules=rules).cap(goal)
     running = Distribution.constant(0)
     reached_before = Fraction(0)
     needed = []

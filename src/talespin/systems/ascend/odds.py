@@ -219,11 +219,11 @@ def answer(state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(parsed, TestQuery):
         return {
             "kind": "test",
-            **test_odds(rules, target=parsed.target, pool=parsed.pool, required=parsed.required).to_json(),
+            **test_odds(parsed.pool, parsed.target, required=parsed.required, rules=rules).to_json(),
         }
     if isinstance(parsed, OpposedQuery):
         a, d = parsed.attacker, parsed.defender
-        body = opposed_odds(rules, (a.target, a.pool), (d.target, d.pool)).to_json()
+        body = opposed_odds((a.pool, a.target), (d.pool, d.target), rules=rules).to_json()
         return {
             "kind": "opposed",
             "attacker": {"target": a.target, "pool": a.pool},
@@ -231,5 +231,5 @@ def answer(state: AscendState, query: Mapping[str, Any]) -> dict[str, Any]:
             **body,
         }
     assert isinstance(parsed, ExtendedQuery)  # the last kind of _QUERIES
-    odds = extended_odds(rules, target=parsed.target, pool=parsed.pool, goal=parsed.goal, limit=parsed.limit)
+    odds = extended_odds(parsed.pool, parsed.target, parsed.goal, limit=parsed.limit, rules=rules)
     return {"kind": "extended", "target": parsed.target, "pool": parsed.pool, **odds.to_json()}

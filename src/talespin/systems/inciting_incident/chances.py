@@ -9,10 +9,18 @@ finite and exact (:func:`talespin.dice.pool_total`). Expected Crisis follows the
 * an action's extra Crisis (a repeated Talent, a Skill's ``crisis`` effect) is added, never below the floor;
 * a character's attack adds Crisis only when it fails, measured against the standard target (II-FLOW-*).
 
->>> from .rules import default_rules
->>> odds = roll_chances(5, (6, 6), 20, default_rules())
+Every odds function of both systems takes its arguments the same way: what is rolled first (here the
+``d6`` count and the Talent's ``talent_dice``), then what it is rolled against (``against``, an
+``obstruction``, a ``cap``), all positional or by name; every option after them is keyword-only, and so is
+``rules=``, which defaults to the shipped rules. Five d6 and a level-5 Talent's two d6 against 20:
+
+>>> odds = roll_chances(5, (6, 6), 20)
 >>> round(float(odds.p_success), 4)
 0.8962
+>>> from talespin.systems.inciting_incident import load_rules
+>>> dearer = load_rules({"crisis": {"success": 3}})
+>>> roll_chances(5, (6, 6), 20, rules=dearer).expected_crisis > odds.expected_crisis
+True
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...dice import Distribution, pool_total
-from .rules import Rules
+from .rules import Rules, default_rules
 from .sheet import Talent
 
 __all__ = [
@@ -35,12 +43,18 @@ __all__ = [
     "expected_reduction",
     "roll_chances",
     "talent_choice",
+    "total_distribution",
 ]
 
 
-def action_crisis(base: int, extra: int, rules: Rules) -> int:
+def _rules(rules: Rules | None) -> Rules:
+    """The rules asked for, or the shipped ones."""
+    return default_rules() if rules is None else rules
+
+
+def action_crisis(base: int, extra: int, *, rules: Rules | None = None) -> int:
     """An action's Crisis: its own amount plus extras, never below the floor (II-SKILL-2)."""
-    return max(rules.crisis.floor, base + extra)
+    return max(_rules(rules).crisis.floor, base + extra)
 
 
 def failure_crisis(total: int, against: int, rules: Rules) -> int:
@@ -63,32 +77,51 @@ class RollChances:
     distribution: Distribution
 
 
-def total_distribution(d6: int, talent_dice: Sequence[int], cap: int, rules: Rules) -> Distribution:
-    """``min(total, cap)`` for ``d6`` exploding d6 plus the Talent's dice."""
-    return pool_total([rules.roll.d6_size] * d6 + list(talent_dice), max(1, cap))
+def total_distribution(
+    d6: int, talent_dice: Sequence[int], cap: int, *, rules: Rules | None = None
+) -> Distribution:
+    """``min(total, cap)`` for ``d6`` exploding d6 plus the Talent's dice (``talent_dice``: their sizes)."""
+    return pool_total([_rules(rules).roll.d6_size] * d6 + list(talent_dice), max(1, cap))
 
 
 def roll_chances(
     d6: int,
     talent_dice: Sequence[int],
     against: int,
-    rules: Rules,
     *,
     extra_crisis: int = 0,
     cap: int | None = None,
+    rules: Rules | None = None,
 ) -> RollChances:
-    """Exact odds of a roll against ``against`` (capped at ``cap``, default the target itself)."""
-    dist = total_distribution(d6, talent_dice, max(against, cap or 0), rules)
-    expected = dist.expectation(lambda t: action_crisis(roll_crisis(t, against, rules), extra_crisis, rules))
+    """Exact odds of a roll of ``d6`` exploding d6 and ``talent_dice`` against ``against``.
+
+    The distribution is capped at ``cap`` (default: ``against`` itself); ``extra_crisis`` is what the
+    action adds to its Crisis besides the roll's own (a repeated Talent, a Skill's ``crisis`` effect).
+    """
+    rules = _rules(rules)
+    dist = total_distribution(d6, talent_dice, max(against, cap or 0), rules=rules)
+    expected = dist.expectation(
+        lambda t: action_crisis(roll_crisis(t, against, rules), extra_crisis, rules=rules)
+    )
     return RollChances(against, dist.p_at_least(against), expected, dist)
 
 
 def expected_reduction(
-    d6: int, talent_dice: Sequence[int], obstruction: int, rules: Rules, *, extra_on_success: int = 0
+    d6: int,
+    talent_dice: Sequence[int],
+    obstruction: int,
+    *,
+    extra_on_success: int = 0,
+    rules: Rules | None = None,
 ) -> Fraction:
-    """II-ODDS-2: E[Obstruction reduction] of a rolled Regular Action, exact (capped at the Obstruction)."""
+    """II-ODDS-2: E[Obstruction reduction] of a rolled Regular Action, exact (capped at the Obstruction).
+
+    A success reduces the Obstruction by the margin over the target, plus ``extra_on_success`` (a Skill's
+    ``obstruction`` effect).
+    """
+    rules = _rules(rules)
     target = rules.roll.target
-    dist = total_distribution(d6, talent_dice, target + obstruction, rules)
+    dist = total_distribution(d6, talent_dice, target + obstruction, rules=rules)
 
     def reduction(total: int) -> int:
         if total < target:
@@ -102,19 +135,20 @@ def expected_attack_crisis(
     d6: int,
     talent_dice: Sequence[int],
     against: int,
-    rules: Rules,
     *,
     extra_crisis: int = 0,
     failure_adds: bool = True,
+    rules: Rules | None = None,
 ) -> Fraction:
     """E[Crisis] of an attack: a character's failure adds the failure amount against the target (an
     enemy's, with ``failure_adds=False``, adds none); a Skill's ``crisis`` effect counts either way."""
+    rules = _rules(rules)
     target = rules.roll.target
-    dist = total_distribution(d6, talent_dice, max(against, target), rules)
+    dist = total_distribution(d6, talent_dice, max(against, target), rules=rules)
 
     def crisis(total: int) -> int:
         own = failure_crisis(total, target, rules) if total < against and failure_adds else 0
-        return action_crisis(own, extra_crisis, rules)
+        return action_crisis(own, extra_crisis, rules=rules)
 
     return dist.expectation(crisis)
 
@@ -130,25 +164,28 @@ def exact(value: Fraction) -> str:
 
 
 def talent_choice(
-    talent: Talent | None,
-    level: int,
     d6: int,
+    talent_dice: Sequence[int],
     against: int,
-    rules: Rules,
     *,
+    talent: Talent | None = None,
     extra_crisis: int = 0,
     cap: int = 0,
+    rules: Rules | None = None,
 ) -> dict[str, Any]:
-    """One rolled choice: d6, Talent dice, P(success), expected Crisis and the capped distribution."""
-    dice = rules.levels.dice[level]
-    chances = roll_chances(d6, dice, against, rules, extra_crisis=extra_crisis, cap=cap)
+    """One rolled choice: d6, Talent dice, P(success), expected Crisis and the capped distribution.
+
+    ``talent_dice`` are the dice of the Talent's level (or an Ability's score, ``rules.levels.dice``);
+    ``talent`` names the choice (none: a plain roll, labelled "Roll").
+    """
+    chances = roll_chances(d6, talent_dice, against, extra_crisis=extra_crisis, cap=cap, rules=rules)
     name = talent.name if talent is not None else None
     return {
         "choice": "talent",
         "talent": name,
         "label": f"Roll {name}" if name else "Roll",
         "d6": d6,
-        "talent_dice": [f"d{s}" for s in dice],
+        "talent_dice": [f"d{s}" for s in talent_dice],
         "against": against,
         "p_success": float(chances.p_success),
         "p_success_exact": exact(chances.p_success),

@@ -172,7 +172,7 @@ def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
     elif side != SIDES[0]:
         _shift(draft, rules.conflict.enemy_failure_flow, f"{attacker}'s failed attack", attacker)
     own = failure_crisis(result.total, rules.roll.target, rules) if not result.success and sign > 0 else 0
-    crisis = action_crisis(own, result.effects.get("crisis", 0), rules)
+    crisis = action_crisis(own, result.effects.get("crisis", 0), rules=rules)
     outcome = "failed attack" if not result.success else "attack"
     raise_crisis(draft, crisis, f"{attacker}'s {outcome}", attacker, protected=result.protect)
     next_round(draft)

@@ -91,7 +91,7 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
         )
         draft.emit("SimpleObstacleFaced", {"character": name, "choice": "talent", "talent": result.talent})
         crisis = action_crisis(
-            roll_crisis(result.total, result.against, rules), result.effects.get("crisis", 0), rules
+            roll_crisis(result.total, result.against, rules), result.effects.get("crisis", 0), rules=rules
         )
         raise_crisis(
             draft,
@@ -193,7 +193,7 @@ def regular_action(draft: Draft, command: Command, rng: Rng) -> None:
     if result.success:
         _reduce(draft, result.total - result.against + result.effects.get("obstruction", 0), name)
     extra = result.effects.get("crisis", 0) + (rules.crisis.repeated_talent if repeated else 0)
-    crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules)
+    crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules=rules)
     raise_crisis(
         draft,
         crisis,
@@ -226,7 +226,9 @@ def decisive_action(draft: Draft, command: Command, rng: Rng) -> None:
     left = obstacle.attempts_left if result.success else obstacle.attempts_left - 1
     data = {"character": name, "talent": result.talent, "success": result.success, "attempts_left": left}
     draft.emit("DecisiveActionTaken", data)
-    crisis = action_crisis(roll_crisis(result.total, against, rules), result.effects.get("crisis", 0), rules)
+    crisis = action_crisis(
+        roll_crisis(result.total, against, rules), result.effects.get("crisis", 0), rules=rules
+    )
     raise_crisis(
         draft,
         crisis,

@@ -122,7 +122,13 @@ def _row(
     """One Talent's choice with its Skills' Crisis counted; ``"skills"`` names the ticked ones used."""
     extra = extra_crisis + plan.effects(talent).get("crisis", 0)
     row = talent_choice(
-        talent, talent.level, plan.d6(talent), against, plan.rules, extra_crisis=extra, cap=cap
+        plan.d6(talent),
+        plan.rules.levels.dice[talent.level],
+        against,
+        talent=talent,
+        extra_crisis=extra,
+        cap=cap,
+        rules=plan.rules,
     )
     applied = plan.applied(talent)
     if applied:
@@ -187,8 +193,8 @@ def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
                 roll.d6(t),
                 rules.levels.dice[t.level],
                 obstruction,
-                rules,
                 extra_on_success=roll.effects(t).get("obstruction", 0),
+                rules=rules,
             )
             row |= {
                 "expected_obstruction_reduction": float(reduction),
@@ -243,9 +249,9 @@ def _attack_odds(
             d6,
             rules.levels.dice[t.level],
             against,
-            rules,
             extra_crisis=extra,
             failure_adds=side == "characters",
+            rules=rules,
         )
         row |= {"expected_crisis": float(crisis), "expected_crisis_exact": exact(crisis)}
         answer["choices"].append(row)
@@ -281,7 +287,7 @@ def _other_odds(
     against = opt_int(query, "against", target, minimum=0)
     zero = Fraction(0)
     for ability in rules.abilities:
-        row = talent_choice(None, sheet.abilities[ability], d6, against, rules)
+        row = talent_choice(d6, rules.levels.dice[sheet.abilities[ability]], against, rules=rules)
         row |= {"choice": "ability", "ability": ability, "label": f"Roll {ability}"}
         row |= {"expected_crisis": float(zero), "expected_crisis_exact": exact(zero)}
         answer["choices"].append(row)

@@ -150,7 +150,7 @@ def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
         draft.emit("SkillUsed", {**data, "success": True})
         _apply_advanced(draft, sheet.name, skill.name, skill.effects, target, crisis=False)
         lower_crisis(draft, skill.effects.get("reduce_crisis", 0), f"Skill {skill.name}", sheet.name)
-    crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules)
+    crisis = action_crisis(roll_crisis(result.total, result.against, rules), extra, rules=rules)
     outcome = "" if result.success else "failed "
     raise_crisis(
         draft,

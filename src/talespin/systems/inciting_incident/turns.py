@@ -133,8 +133,8 @@ def advanced_choices(state: GameState, sheet: Character, roll: RollPlan) -> list
                 continue
             d6 = roll.with_base(current_difficulty(state)).d6(talent)
             dice = rules.levels.dice[talent.level]
-            dist = total_distribution(d6, dice, target, rules)
-            success = action_crisis(rules.crisis.success, skill.effects.get("crisis", 0), rules)
+            dist = total_distribution(d6, dice, target, rules=rules)
+            success = action_crisis(rules.crisis.success, skill.effects.get("crisis", 0), rules=rules)
 
             def crisis(total: int, success: int = success) -> int:
                 return success if total >= target else failure_crisis(total, target, rules)
