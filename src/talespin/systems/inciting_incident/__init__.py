@@ -1,5 +1,12 @@
 """Inciting Incident: rules data, character sheets, the rules engine, exact odds and scene scripts.
 
+The modules that share a name with Ascend's mean the same thing there: :mod:`.commands` (the typed commands),
+:mod:`.decide`, :mod:`.state`, :mod:`.view` (what each role sees), :mod:`.acting` (the roll inside a
+command), :mod:`.rolling` (dice rolled and recorded), :mod:`.chances` (the exact odds of one roll),
+:mod:`.odds` (the answer to an odds query) and :mod:`.script` (a script's summary, played by the one runner
+of :mod:`talespin.systems.script`). Here also :mod:`.plan` (which dice a roll uses, for ``decide`` and
+``odds`` alike), :mod:`.crisis` and :mod:`.tension` (the rules every action shares), :mod:`.evolve`.
+
 >>> from talespin.systems import get_system
 >>> ii = get_system("ii")
 >>> state = ii.new_state({"characters": [{"name": "Ada", "abilities":

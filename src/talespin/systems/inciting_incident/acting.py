@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
-from ..protocol import Command
 from . import rule_ids as ids
-from .commands import base_dice, opt_int
+from .commands import AbilityRoll, Roll, check_base
 from .draft import Draft
 from .plan import plan_for
 from .rolling import make_roll, roll_data
@@ -44,13 +43,11 @@ class RollResult:
         return self.effects.get("protect", 0) > 0
 
 
-def character_sheet(draft: Draft, command: Command) -> Character:
+def character_sheet(draft: Draft, command: Roll | AbilityRoll) -> Character:
     """The sheet of the acting ``character:``, a character present in the scene (II-SCENE-1)."""
-    name = command.get("character")
-    if not isinstance(name, str) or not name:
-        raise MalformedCommand(
-            f"{command.get('do')}: character is required", code="missing_field", path="character"
-        )
+    name = command.character
+    if name is None:
+        raise MalformedCommand(f"{command.do}: character is required", code="missing_field", path="character")
     member = draft.state.member(name)
     if member is None:
         known = ", ".join(m.name for m in draft.state.members) or "none yet"
@@ -63,37 +60,28 @@ def character_sheet(draft: Draft, command: Command) -> Character:
     return member.sheet
 
 
-def is_auto(command: Command, *, allowed: bool = True) -> bool:
+def is_auto(command: Roll, *, allowed: bool = True) -> bool:
     """True for ``choice: auto``; a roll needs ``talent: NAME``; anything else is refused."""
-    choice = command.get("choice")
-    if choice == "auto":
-        if "talent" in command:
+    if command.choice == "auto":
+        if command.talent is not None:
             raise MalformedCommand(
                 "give either choice: auto or talent: NAME, not both", code="bad_field", path="choice"
             )
         if not allowed:
             raise MalformedCommand(
-                f"{command.get('do')} is a Talent Roll: give talent: NAME", code="bad_field", path="choice"
+                f"{command.do} is a Talent Roll: give talent: NAME", code="bad_field", path="choice"
             )
         return True
-    if choice not in (None, "talent"):
+    if command.talent is None:
         raise MalformedCommand(
-            f"choice must be 'auto' or 'talent', got {choice!r}", code="bad_field", path="choice"
-        )
-    if "talent" not in command:
-        raise MalformedCommand(
-            f"{command.get('do')}: give choice: auto or talent: NAME", code="missing_field", path="talent"
+            f"{command.do}: give choice: auto or talent: NAME", code="missing_field", path="talent"
         )
     return False
 
 
-def _skill_names(sheet: Character, talent: Talent, command: Command) -> tuple[str, ...]:
+def _skill_names(sheet: Character, talent: Talent, command: Roll) -> tuple[str, ...]:
     """II-SKILL-1: the ``skills:`` of a roll, each a modifier Skill of the Talent rolled, named once."""
-    names = command.get("skills", [])
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise MalformedCommand(
-            f"skills must be a list of Skill names, got {names!r}", code="bad_field", path="skills"
-        )
+    names = command.skills
     repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if repeated is not None:
         raise IllegalCommand(
@@ -113,14 +101,25 @@ def _skill_names(sheet: Character, talent: Talent, command: Command) -> tuple[st
 
 
 def talent_roll(
-    draft: Draft, command: Command, sheet: Character, rng: Rng, *, against: int, base_d6: int, purpose: str
+    draft: Draft,
+    command: Roll,
+    sheet: Character,
+    rng: Rng,
+    *,
+    against: int,
+    base_d6: int,
+    purpose: str,
+    talent_name: str | None = None,
+    extra_disadvantage: int = 0,
 ) -> RollResult:
-    """Roll the named Talent for ``sheet`` and record it (with its Skills and what it carried).
+    """Roll the named Talent (``talent_name``, else the command's) for ``sheet`` and record it.
 
-    The dice are those of the roll's :class:`~.plan.RollPlan`, the same plan an odds query weighs.
+    The dice are those of the roll's :class:`~.plan.RollPlan`, the same plan an odds query weighs; the
+    Skills ticked and what the character carries are recorded with it. ``extra_disadvantage`` is a rule's
+    own Disadvantage (II-SKILL-3: a recreated Skill's cost), on top of the command's.
     """
-    talent_name = command.get("talent")
-    talent = sheet.talent(talent_name) if isinstance(talent_name, str) else None
+    talent_name = talent_name or command.talent
+    talent = sheet.talent(talent_name) if talent_name is not None else None
     if talent is None:
         known = ", ".join(t.name for t in sheet.talents) or "none"
         raise MalformedCommand(
@@ -133,13 +132,15 @@ def talent_roll(
     plan = plan_for(
         draft.state,
         sheet.name,
-        advantage=opt_int(command, "advantage", 0, minimum=0),
-        disadvantage=opt_int(command, "disadvantage", 0, minimum=0),
-        base=base_dice(command, "dice", base_d6, draft.rules.roll.difficulty, rule=ids.ROLL_5),
+        advantage=command.advantage,
+        disadvantage=command.disadvantage + extra_disadvantage,
+        base=check_base(
+            command.dice, base_d6, draft.rules.roll.difficulty, key="dice", do=command.do, rule=ids.ROLL_5
+        ),
         skills=skills,
     )
     spec = plan.talent_spec(sheet.name, talent, against)
-    roll = make_roll(spec, command.get("faces"), rng)
+    roll = make_roll(spec, command.faces, rng)
     draft.emit("TalentRolled", {**roll_data(spec, roll), "purpose": purpose, "skills": list(skills)})
     for name in skills:
         skill = next(s for s in talent.skills if s.name == name)

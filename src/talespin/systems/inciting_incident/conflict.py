@@ -12,12 +12,11 @@ from typing import Any
 
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
-from ..protocol import Command
 from . import rule_ids as ids
 from . import tension
 from .acting import is_auto, talent_roll
 from .chances import action_crisis, failure_crisis
-from .commands import ROLL_KEYS, check_keys, opt_bool, opt_str, req_str
+from .commands import Attack, EndConflict, Move, SpendTension, StartConflict, YieldConflict
 from .crisis import raise_crisis
 from .draft import Draft
 from .rules import Rules
@@ -77,12 +76,12 @@ def _conflict(draft: Draft) -> Conflict:
     return conflict
 
 
-def enemy_sheets(draft: Draft, command: Command) -> list[dict[str, Any]]:
+def enemy_sheets(draft: Draft, command: StartConflict | SpendTension) -> list[dict[str, Any]]:
     """The ``enemies:`` of a command: sheets checked by every II-CHAR rule, names not yet taken."""
-    raw = command.get("enemies")
+    raw = command.enemies
     if not isinstance(raw, list) or not raw:
         raise MalformedCommand(
-            f"{command.get('do')} needs enemies: a list of sheets", code="missing_field", path="enemies"
+            f"{command.do} needs enemies: a list of sheets", code="missing_field", path="enemies"
         )
     conflict = draft.state.scene.conflict if draft.state.scene is not None else None
     enemies: list[dict[str, Any]] = []
@@ -99,7 +98,7 @@ def enemy_sheets(draft: Draft, command: Command) -> list[dict[str, Any]]:
     return enemies
 
 
-def join_conflict(draft: Draft, command: Command, reason: str | None) -> None:
+def join_conflict(draft: Draft, command: SpendTension, reason: str | None) -> None:
     """II-RT-3: enemies bought with Rising Tension join the conflict under way (or start it)."""
     scene = draft.scene("conflict")
     enemies = enemy_sheets(draft, command)
@@ -110,25 +109,26 @@ def join_conflict(draft: Draft, command: Command, reason: str | None) -> None:
         draft.emit("EnemiesJoined", {"enemies": enemies})
 
 
-def start_conflict(draft: Draft, command: Command, rng: Rng) -> None:
+def start_conflict(draft: Draft, command: StartConflict, rng: Rng) -> None:
     """II-FLOW-1: the opposition enters with sheets; the Flow starts at its rules value."""
-    check_keys(command, {"enemies", "spend", "reason"})
     scene = draft.scene("conflict")
     if scene.conflict is not None and not scene.conflict.ended:
         raise IllegalCommand("a conflict is already under way in this scene", rule=ids.FLOW_1)
     enemies = enemy_sheets(draft, command)
-    if opt_bool(command, "spend"):
-        tension.spend(draft, "enemy", len(enemies), opt_str(command, "reason"))
+    if command.spend:
+        tension.spend(draft, "enemy", len(enemies), command.reason)
     draft.emit("ConflictStarted", {"flow": draft.rules.conflict.flow_start, "enemies": enemies})
 
 
-def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
+def attack(draft: Draft, command: Attack, rng: Rng) -> None:
     """II-FLOW-2/3/4: a Regular or Decisive Attack by a character or an enemy."""
-    check_keys(command, ROLL_KEYS | {"target", "ability"})
     conflict = _conflict(draft)
     rules = draft.rules
     people = participants(draft.state)
-    attacker, target = req_str(command, "character"), req_str(command, "target")
+    decisive = command.do == "decisive_attack"
+    if command.character is None:
+        raise MalformedCommand(f"{command.do}: character is required", code="missing_field", path="character")
+    attacker, target = command.character, command.target
     for role, name in (("character", attacker), ("target", target)):
         if name not in people:
             known = draft.state.member(name) is not None or conflict.enemy(name) is not None
@@ -141,7 +141,7 @@ def attack(draft: Draft, command: Command, rng: Rng, *, decisive: bool) -> None:
         raise IllegalCommand(f"{attacker} and {target} are on the same side", rule=ids.FLOW_2)
     if rules.conflict.one_action_per_round and attacker in conflict.acted:
         raise IllegalCommand(f"{attacker} has already acted this round", rule=ids.FLOW_1)
-    ability = command.get("ability", rules.defences.default_ability)
+    ability = rules.defences.default_ability if command.ability is None else command.ability
     if ability not in rules.abilities:
         raise MalformedCommand(
             f"ability must be one of {', '.join(rules.abilities)}", code="bad_field", path="ability"
@@ -209,24 +209,22 @@ def next_round(draft: Draft) -> None:
         draft.emit("RoundStarted", {"round": conflict.round + 1})
 
 
-def move(draft: Draft, command: Command, rng: Rng) -> None:
+def move(draft: Draft, command: Move, rng: Rng) -> None:
     """II-FLOW-1: a participant spends its action of the round moving (or on anything but an attack)."""
-    check_keys(command, {"character", "text"})
     conflict = _conflict(draft)
-    name = req_str(command, "character")
+    name = command.character
     if name not in participants(draft.state):
         raise MalformedCommand(f"{name!r} is not in the conflict", code="unknown_character", path="character")
     if draft.rules.conflict.one_action_per_round and name in conflict.acted:
         raise IllegalCommand(f"{name} has already acted this round", rule=ids.FLOW_1)
-    draft.emit("Moved", {"character": name, "text": opt_str(command, "text")})
+    draft.emit("Moved", {"character": name, "text": command.text})
     next_round(draft)
 
 
-def yield_conflict(draft: Draft, command: Command, rng: Rng) -> None:
+def yield_conflict(draft: Draft, command: YieldConflict, rng: Rng) -> None:
     """II-FLOW-4: one side yields and the conflict ends."""
-    check_keys(command, {"side"})
     _conflict(draft)
-    side = command.get("side")
+    side = command.side
     if side not in SIDES:
         raise MalformedCommand(
             f"side must be one of {', '.join(SIDES)}, got {side!r}", code="bad_field", path="side"
@@ -237,13 +235,10 @@ def yield_conflict(draft: Draft, command: Command, rng: Rng) -> None:
     )
 
 
-def end_conflict(draft: Draft, command: Command, rng: Rng) -> None:
+def end_conflict(draft: Draft, command: EndConflict, rng: Rng) -> None:
     """The GM ends the conflict (naming a winner, or none)."""
-    check_keys(command, {"winner", "reason"})
     _conflict(draft)
-    winner = command.get("winner")
+    winner = command.winner
     if winner is not None and winner not in SIDES:
         raise MalformedCommand(f"winner must be one of {', '.join(SIDES)}", code="bad_field", path="winner")
-    draft.emit(
-        "ConflictEnded", {"winner": winner, "reason": opt_str(command, "reason") or "GM ended the conflict"}
-    )
+    draft.emit("ConflictEnded", {"winner": winner, "reason": command.reason or "GM ended the conflict"})

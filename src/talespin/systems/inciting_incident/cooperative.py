@@ -12,9 +12,8 @@ from typing import Any
 
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
-from ..protocol import Command
 from . import rule_ids as ids
-from .commands import check_keys, opt_int, req_int, req_str
+from .commands import Heal, Learn, Rest
 from .draft import Draft
 from .sheet import sheet_cost
 from .sheet_checks import check_sheet
@@ -22,7 +21,7 @@ from .sheet_checks import check_sheet
 __all__ = ["heal", "learn", "once_per_scene", "rest"]
 
 
-def rest(draft: Draft, command: Command, rng: Rng) -> None:
+def rest(draft: Draft, command: Rest, rng: Rng) -> None:
     """II-RT-4: a restful cooperative scene lowers Rising Tension, at most once per so many scenes.
 
     A rest while the last one is too recent is refused. A rest with Rising Tension already at its floor
@@ -30,7 +29,6 @@ def rest(draft: Draft, command: Command, rng: Rng) -> None:
     ``rest_scene: null``, and the next scene may still rest. (Refusing it would make a restful scene at
     Rising Tension 0 unplayable, and using it up would cost the players their rest for nothing.)
     """
-    check_keys(command, set())
     scene = draft.scene("cooperative")
     rules = draft.rules.rising_tension
     last = draft.state.last_rest_scene
@@ -60,16 +58,15 @@ def once_per_scene(draft: Draft, name: str) -> None:
         )
 
 
-def learn(draft: Draft, command: Command, rng: Rng) -> None:
+def learn(draft: Draft, command: Learn, rng: Rng) -> None:
     """II-SCENE-2 / II-SKILL-4: change, upgrade or learn one Talent or Skill (what ``changeable`` lists)."""
-    check_keys(command, {"character", "talent", "skill", "ability", "level"})
-    name = req_str(command, "character")
+    name = command.character
     member = draft.state.member(name)
     if member is None:
         raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
     once_per_scene(draft, name)
     sheet: dict[str, Any] = member.sheet.to_json()
-    talent, skill = command.get("talent"), command.get("skill")
+    talent, skill = command.talent, command.skill
     if isinstance(skill, dict):
         change = "skill"
         target = next((t for t in sheet["talents"] if t["name"] == talent), None)
@@ -85,14 +82,16 @@ def learn(draft: Draft, command: Command, rng: Rng) -> None:
     elif isinstance(talent, dict):
         change = "talent"
         sheet["talents"] = [t for t in sheet["talents"] if t["name"] != talent.get("name")] + [talent]
-    elif "ability" in command:
+    elif command.ability is not None:
         change = "ability"
-        ability = req_str(command, "ability")
+        ability = command.ability
         if ability not in sheet["abilities"]:
             raise MalformedCommand(
                 f"unknown Ability {ability!r}", code="bad_field", rule=ids.CHAR_1, path="ability"
             )
-        sheet["abilities"][ability] = req_int(command, "level")
+        if command.level is None:
+            raise MalformedCommand("learn: level is required", code="missing_field", path="level")
+        sheet["abilities"][ability] = command.level
     else:
         raise MalformedCommand(
             "learn needs talent: {…}, or talent: NAME with skill: {…}, or ability: NAME with level: N",
@@ -121,13 +120,12 @@ def learn(draft: Draft, command: Command, rng: Rng) -> None:
     )
 
 
-def heal(draft: Draft, command: Command, rng: Rng) -> None:
+def heal(draft: Draft, command: Heal, rng: Rng) -> None:
     """II-SCENE-2: in a cooperative scene a character heals (all wounds, per the rules data).
 
     Healing is listed apart from the one change: it does not use it up (unless ``heal_uses_change``).
     """
-    check_keys(command, {"character", "amount"})
-    name = req_str(command, "character")
+    name = command.character
     member = draft.state.member(name)
     if member is None:
         raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
@@ -136,9 +134,7 @@ def heal(draft: Draft, command: Command, rng: Rng) -> None:
         once_per_scene(draft, name)
     else:
         draft.scene("cooperative")
-    amount = (
-        member.wounds if draft.rules.scenes.heal_removes_all else opt_int(command, "amount", 1, minimum=1)
-    )
+    amount = member.wounds if draft.rules.scenes.heal_removes_all else command.amount
     amount = min(amount, member.wounds)
     data = {
         "character": name,

@@ -1,7 +1,8 @@
 """``decide(state, command, rng) -> events``: the command vocabulary and who acts for each command.
 
-Each command (a mapping with ``do:``) is handled by one function of :mod:`.scenes`, :mod:`.obstacles`,
-:mod:`.skills` or :mod:`.conflict` working on a :class:`~.draft.Draft`. If any rule refuses the command, the
+Each command (a mapping with ``do:``) is parsed into its typed model (:mod:`.commands`) and handled by one
+function of :mod:`.scenes`, :mod:`.cooperative`, :mod:`.obstacles`, :mod:`.skills` or :mod:`.conflict`
+working on a :class:`~.draft.Draft`. If any rule refuses the command, the
 error propagates and no event is returned: the state is unchanged either way, because the draft never
 touches the caller's state.
 """
@@ -9,20 +10,19 @@ touches the caller's state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from ...dice import Rng, generator
-from ..errors import MalformedCommand
-from ..protocol import Command, Event
+from ..protocol import Command, Event, Visibility
 from . import conflict, cooperative, obstacles, scenes, skills
-from .commands import visibility
+from .commands import IiCommand, parse_command
 from .draft import Draft
 from .state import GameState
 
 __all__ = ["CHARACTER_COMMANDS", "COMMANDS", "actors", "decide"]
 
-Handler = Callable[[Draft, Command, Rng], None]
+Handler = Callable[[Draft, Any, Rng], None]
+"""A command's handler: the draft, the typed command (:mod:`.commands`) and the generator."""
 
 COMMANDS: dict[str, Handler] = {
     "add_character": scenes.add_character,
@@ -44,8 +44,8 @@ COMMANDS: dict[str, Handler] = {
     "recreate_skill": skills.recreate_skill,
     "ability_roll": skills.ability_roll,
     "start_conflict": conflict.start_conflict,
-    "regular_attack": partial(conflict.attack, decisive=False),
-    "decisive_attack": partial(conflict.attack, decisive=True),
+    "regular_attack": conflict.attack,
+    "decisive_attack": conflict.attack,
     "move": conflict.move,
     "yield": conflict.yield_conflict,
     "end_conflict": conflict.end_conflict,
@@ -70,16 +70,11 @@ CHARACTER_COMMANDS = frozenset(
 """Commands a character takes (its ``character:`` acts); the rest are the GM's."""
 
 
-def _name(command: Any) -> str:
-    if not isinstance(command, dict) and not hasattr(command, "get"):
-        raise MalformedCommand("a command is a mapping with do: NAME", code="malformed")
-    name = command.get("do")
-    if name not in COMMANDS:
-        known = ", ".join(sorted(COMMANDS))
-        raise MalformedCommand(
-            f"unknown command {name!r}; expected one of: {known}", code="unknown_command", path="do"
-        )
-    return str(name)
+def _visibility(command: IiCommand) -> Visibility:
+    """The visibility of the command's events: a blind roll's are the GM's; a GM-only Trigger's own event
+    is marked GM-only where it is made, and the Crisis it may cause later stays public."""
+    shown: Visibility = getattr(command, "visibility", "public")
+    return "public" if command.do == "add_trigger" else shown
 
 
 def decide(state: GameState, command: Command, rng: Rng | int) -> list[Event]:
@@ -88,11 +83,9 @@ def decide(state: GameState, command: Command, rng: Rng | int) -> list[Event]:
     ``rng`` is a generator or a whole-number seed (a command that rolls nothing may be given ``None``).
     """
     rng = generator(rng)
-    handler = COMMANDS[_name(command)]
-    draft = Draft(
-        state, "gm" if visibility(command) == "gm" and command.get("do") != "add_trigger" else "public"
-    )
-    handler(draft, command, rng)
+    parsed = parse_command(command)
+    draft = Draft(state, _visibility(parsed))
+    COMMANDS[parsed.do](draft, parsed, rng)
     return draft.events
 
 

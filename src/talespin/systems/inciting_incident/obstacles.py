@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
-from ..protocol import Command
 from . import rule_ids as ids
 from . import tension
 from .acting import character_sheet, is_auto, talent_roll
 from .chances import action_crisis, roll_crisis
-from .commands import ROLL_KEYS, base_dice, check_keys, opt_bool, opt_int, opt_str
+from .commands import ComplexObstacle, DecisiveAction, RegularAction, SimpleObstacle, StartScene, check_base
 from .crisis import raise_crisis
 from .draft import Draft
 from .state import Obstacle, Scene
@@ -24,15 +23,15 @@ __all__ = ["check_difficulty", "complex_obstacle", "decisive_action", "regular_a
 _SCENES = ("action", "conflict")
 
 
-def _present_simple(draft: Draft, command: Command, rng: Rng, scene: Scene) -> None:
+def _present_simple(draft: Draft, command: SimpleObstacle, rng: Rng, scene: Scene) -> None:
     """II-SIMPLE-1: the GM presents a Simple Obstacle to one character, at random, or to each present."""
-    if opt_bool(command, "spend"):
-        tension.spend(draft, "obstacle", 1, opt_str(command, "reason"))
-    to = opt_str(command, "to")
+    if command.spend:
+        tension.spend(draft, "obstacle", 1, command.reason)
+    to = command.to
     must_pass: tuple[str, ...] = ()
-    if opt_bool(command, "individually"):
+    if command.individually:
         must_pass = scene.present
-    elif command.get("choose") == "random":
+    elif command.choose == "random":
         if not scene.present:
             raise IllegalCommand("no characters are present to choose from", rule=ids.SIMPLE_1)
         to = scene.present[rng.randrange(len(scene.present))]
@@ -41,11 +40,10 @@ def _present_simple(draft: Draft, command: Command, rng: Rng, scene: Scene) -> N
     draft.emit("SimpleObstaclePresented", {"to": to, "must_pass": list(must_pass)})
 
 
-def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
+def simple_obstacle(draft: Draft, command: SimpleObstacle, rng: Rng) -> None:
     """Present a Simple Obstacle (no ``character:``) or face one (auto: II-SIMPLE-2; roll: II-SIMPLE-3)."""
-    check_keys(command, ROLL_KEYS | {"individually", "to", "choose", "spend", "reason"})
     scene = draft.scene(*_SCENES)
-    if "character" not in command:
+    if command.character is None:
         _present_simple(draft, command, rng, scene)
         return
     sheet = character_sheet(draft, command)
@@ -71,8 +69,8 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
             rule=ids.SIMPLE_4,
         )
     else:
-        if opt_bool(command, "spend"):
-            tension.spend(draft, "obstacle", 1, opt_str(command, "reason"))
+        if command.spend:
+            tension.spend(draft, "obstacle", 1, command.reason)
         draft.emit("SimpleObstaclePresented", {"to": name, "must_pass": []})
     rules = draft.rules
     if is_auto(command):
@@ -109,22 +107,21 @@ def simple_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
         )
 
 
-def complex_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
+def complex_obstacle(draft: Draft, command: ComplexObstacle, rng: Rng) -> None:
     """II-COMPLEX-1: set a Complex Obstacle with its Obstruction and Decisive attempts."""
-    check_keys(command, {"obstruction", "attempts", "difficulty", "spend", "reason"})
     draft.scene(*_SCENES)
     rules = draft.rules
-    obstruction = opt_int(command, "obstruction", -1)
-    if "obstruction" not in command or obstruction < rules.complex.obstruction_min:
+    obstruction = command.obstruction
+    if obstruction is None or obstruction < rules.complex.obstruction_min:
         raise MalformedCommand(
             f"obstruction must be a whole number of at least {rules.complex.obstruction_min}, "
-            f"got {command.get('obstruction')!r}",
+            f"got {obstruction!r}",
             code="bad_field",
             rule=ids.COMPLEX_1,
             path="obstruction",
         )
     span = rules.complex.attempts
-    attempts = opt_int(command, "attempts", span.min)
+    attempts = span.min if command.attempts is None else command.attempts
     if not span.min <= attempts <= span.max:
         raise MalformedCommand(
             f"attempts must lie between {span.min} and {span.max}, got {attempts}",
@@ -132,20 +129,22 @@ def complex_obstacle(draft: Draft, command: Command, rng: Rng) -> None:
             rule=ids.COMPLEX_1,
             path="attempts",
         )
-    difficulty = command.get("difficulty")
+    difficulty = command.difficulty
     if difficulty is not None:
         check_difficulty(draft, command)
-    if opt_bool(command, "spend"):
-        tension.spend(draft, "obstacle", 1, opt_str(command, "reason"))
+    if command.spend:
+        tension.spend(draft, "obstacle", 1, command.reason)
     draft.emit(
         "ComplexObstacleSet", {"obstruction": obstruction, "attempts": attempts, "difficulty": difficulty}
     )
 
 
-def check_difficulty(draft: Draft, command: Command) -> int:
+def check_difficulty(draft: Draft, command: StartScene | ComplexObstacle) -> int:
     """II-ROLL-5: a scene's or an obstacle's difficulty, a base d6 count in the rules' range."""
     span = draft.rules.roll.difficulty
-    return base_dice(command, "difficulty", span.default, span, rule=ids.ROLL_5)
+    return check_base(
+        command.difficulty, span.default, span, key="difficulty", do=command.do, rule=ids.ROLL_5
+    )
 
 
 def _complex_in_play(draft: Draft, name: str) -> Obstacle:
@@ -168,9 +167,8 @@ def _complex_in_play(draft: Draft, name: str) -> Obstacle:
     return obstacle
 
 
-def regular_action(draft: Draft, command: Command, rng: Rng) -> None:
+def regular_action(draft: Draft, command: RegularAction, rng: Rng) -> None:
     """II-COMPLEX-2/3/4: a Regular Action, automatic or rolled, against the Obstruction."""
-    check_keys(command, ROLL_KEYS)
     sheet = character_sheet(draft, command)
     name = sheet.name
     obstacle = _complex_in_play(draft, name)
@@ -212,9 +210,8 @@ def _reduce(draft: Draft, amount: int, name: str) -> None:
         draft.emit("ObstructionReduced", data)
 
 
-def decisive_action(draft: Draft, command: Command, rng: Rng) -> None:
+def decisive_action(draft: Draft, command: DecisiveAction, rng: Rng) -> None:
     """II-COMPLEX-6/7: a Talent Roll against the Obstruction; the last attempt always beats the obstacle."""
-    check_keys(command, ROLL_KEYS)
     sheet = character_sheet(draft, command)
     name = sheet.name
     obstacle = _complex_in_play(draft, name)

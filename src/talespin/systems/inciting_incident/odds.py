@@ -18,12 +18,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..bounds import Whole
 from ..errors import MalformedCommand
 from . import rule_ids as ids
 from .chances import exact, expected_attack_crisis, expected_reduction, talent_choice
-from .commands import base_dice, opt_int
+from .commands import Count, check_base, refusal
 from .conflict import guard, participants
 from .plan import RollPlan, plan_for
+from .rules import Rules
 from .sheet import Character, Talent, defences
 from .state import GameState
 from .turns import acting_now, advanced_choices, current_difficulty
@@ -41,6 +45,39 @@ SITUATIONS = (
 )
 
 
+class OddsQuery(BaseModel):
+    """An odds query: whose choices, in which situation, with what dice (unknown keys are let through)."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+    character: Any = None
+    situation: Any = None
+    target: Any = None
+    ability: Any = None
+    skills: Any = []
+    dice: Whole | None = None
+    advantage: Count = 0
+    disadvantage: Count = 0
+    cost: Count = 0
+    against: Count | None = None
+
+
+def parse_query(query: Mapping[str, Any]) -> OddsQuery:
+    """The typed odds query, or MalformedCommand naming the field (as a command's are named)."""
+    if not isinstance(query, Mapping):
+        raise MalformedCommand("an odds query is a mapping with character", code="malformed")
+    try:
+        return OddsQuery.model_validate(dict(query))
+    except ValidationError as error:
+        raise refusal(OddsQuery, "odds query", error.errors()[0]) from None
+
+
+def _base(query: OddsQuery, default: int, rules: Rules) -> int:
+    """II-ROLL-5: the query's base d6 count (``dice``), or the one in play."""
+    return check_base(
+        query.dice, default, rules.roll.difficulty, key="dice", do="odds query", rule=ids.ROLL_5
+    )
+
+
 def _auto(crisis: int) -> dict[str, Any]:
     one, amount = Fraction(1), Fraction(crisis)
     return {
@@ -53,8 +90,8 @@ def _auto(crisis: int) -> dict[str, Any]:
     }
 
 
-def _situation(state: GameState, query: Mapping[str, Any]) -> str:
-    named = query.get("situation")
+def _situation(state: GameState, query: OddsQuery) -> str:
+    named = query.situation
     if named is not None:
         if named not in SITUATIONS:
             raise MalformedCommand(
@@ -84,9 +121,9 @@ def _sheet(state: GameState, name: Any) -> Character:
     raise MalformedCommand(f"unknown character {name!r}", code="unknown_character", path="character")
 
 
-def _skill_names(query: Mapping[str, Any], sheet: Character) -> tuple[str, ...]:
+def _skill_names(query: OddsQuery, sheet: Character) -> tuple[str, ...]:
     """The modifier Skills named by ``query["skills"]``; each must be a modifier Skill of the character."""
-    names = query.get("skills", [])
+    names = query.skills
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise MalformedCommand("skills must be a list of Skill names", code="bad_field", path="skills")
     for name in names:
@@ -103,15 +140,15 @@ def _skill_names(query: Mapping[str, Any], sheet: Character) -> tuple[str, ...]:
 
 
 def _plan(
-    state: GameState, query: Mapping[str, Any], sheet: Character, base: int, *, skills: bool = True
+    state: GameState, query: OddsQuery, sheet: Character, base: int, *, skills: bool = True
 ) -> RollPlan:
     """The plan of the roll a query asks about (``skills=False``: none ticked, as for an Advanced Action)."""
     return plan_for(
         state,
         sheet.name,
         base=base,
-        advantage=opt_int(query, "advantage", 0, minimum=0),
-        disadvantage=opt_int(query, "disadvantage", 0, minimum=0),
+        advantage=query.advantage,
+        disadvantage=query.disadvantage,
         skills=_skill_names(query, sheet) if skills else (),
     )
 
@@ -143,12 +180,13 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     (``can_act``, and the ``reason`` when not: II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1/4) and lists its
     Advanced Actions (``advanced``, II-SKILL-5), each with its odds and its own ``can_act``.
     """
-    answer = _odds(state, query)
+    parsed = parse_query(query)
+    answer = _odds(state, parsed)
     name = answer["character"]
     reason = acting_now(state, name, answer["situation"])
     sheet = _sheet(state, name)
     # An Advanced Action carries no modifier Skill: the ticked ones are left out of its odds.
-    plan = _plan(state, query, sheet, current_difficulty(state), skills=False)
+    plan = _plan(state, parsed, sheet, current_difficulty(state), skills=False)
     return answer | {
         "can_act": reason is None,
         "reason": reason,
@@ -156,16 +194,16 @@ def odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
+def _odds(state: GameState, query: OddsQuery) -> dict[str, Any]:
     rules = state.rules
-    sheet = _sheet(state, query.get("character"))
+    sheet = _sheet(state, query.character)
     situation = _situation(state, query)
     scene = state.scene
     obstacle = scene.obstacle if scene is not None else None
     base = scene.difficulty if scene is not None else rules.roll.difficulty.default
     if obstacle is not None and obstacle.difficulty is not None:
         base = obstacle.difficulty
-    roll = _plan(state, query, sheet, base_dice(query, "dice", base, rules.roll.difficulty, rule=ids.ROLL_5))
+    roll = _plan(state, query, sheet, _base(query, base, rules))
     answer: dict[str, Any] = {"character": sheet.name, "situation": situation, "choices": []}
     choices: list[dict[str, Any]] = answer["choices"]
     target = rules.roll.target
@@ -213,7 +251,7 @@ def _odds(state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
 def _attack_odds(
     state: GameState,
     *,
-    query: Mapping[str, Any],
+    query: OddsQuery,
     sheet: Character,
     situation: str,
     roll: RollPlan,
@@ -222,12 +260,12 @@ def _attack_odds(
     rules = state.rules
     people = participants(state)
     side = people[sheet.name][0] if sheet.name in people else "characters"
-    target = query.get("target")
+    target = query.target
     if target is None:
         target = next((n for n, p in people.items() if p[0] != side), None)
     if not isinstance(target, str) or target not in people:
         raise MalformedCommand(f"no target {target!r} to attack", code="unknown_character", path="target")
-    ability = query.get("ability", rules.defences.default_ability)
+    ability = rules.defences.default_ability if query.ability is None else query.ability
     if ability not in rules.abilities:
         raise MalformedCommand(
             f"ability must be one of {', '.join(rules.abilities)}, got {ability!r}",
@@ -261,7 +299,7 @@ def _attack_odds(
 def _other_odds(
     state: GameState,
     *,
-    query: Mapping[str, Any],
+    query: OddsQuery,
     sheet: Character,
     situation: str,
     roll: RollPlan,
@@ -271,7 +309,7 @@ def _other_odds(
     rules = state.rules
     target = rules.roll.target
     if situation == "recreate_skill":
-        cost = opt_int(query, "cost", 0, minimum=0)
+        cost = query.cost
         crisis = Fraction(cost * rules.skills.recreate_crisis_per_cost)
         answer["cost"] = cost
         roll = roll.with_base(rules.skills.recreate_base_d6).with_disadvantage(cost)
@@ -282,9 +320,9 @@ def _other_odds(
         return answer
     scene = state.scene
     default_base = scene.difficulty if scene is not None else rules.roll.difficulty.default
-    base = base_dice(query, "dice", default_base, rules.roll.difficulty, rule=ids.ROLL_5)
+    base = _base(query, default_base, rules)
     d6 = RollPlan(rules, base, roll.advantage, roll.disadvantage).d6(None)  # an Ability Roll carries nothing
-    against = opt_int(query, "against", target, minimum=0)
+    against = target if query.against is None else query.against
     zero = Fraction(0)
     for ability in rules.abilities:
         row = talent_choice(d6, rules.levels.dice[sheet.abilities[ability]], against, rules=rules)

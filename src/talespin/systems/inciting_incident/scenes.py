@@ -7,20 +7,35 @@ The GM's commands (``add_character``, ``start_scene``, ``end_scene``, ``add_trig
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand, RulesError
-from ..protocol import Command
 from . import rule_ids as ids
 from . import tension
-from .commands import check_keys, opt_bool, opt_int, opt_str, req_int, req_str, str_list, visibility
+from .commands import (
+    AddCharacter,
+    AddTension,
+    AddTrigger,
+    AdjustCrisis,
+    ComplexObstacle,
+    EndScene,
+    IiCommand,
+    RearmTrigger,
+    Rest,
+    SimpleObstacle,
+    SpendTension,
+    StartScene,
+    parse_command,
+)
 from .conflict import join_conflict
 from .cooperative import rest
 from .crisis import lower_crisis, raise_crisis
 from .draft import Draft
 from .obstacles import check_difficulty, complex_obstacle, simple_obstacle
 from .sheet_checks import parse_sheet
+
+Part = TypeVar("Part", bound=IiCommand)
 
 __all__ = [
     "add_character",
@@ -34,10 +49,9 @@ __all__ = [
 ]
 
 
-def add_character(draft: Draft, command: Command, rng: Rng) -> None:
+def add_character(draft: Draft, command: AddCharacter, rng: Rng) -> None:
     """Add a character from its sheet (every II-CHAR rule checked)."""
-    check_keys(command, {"sheet"})
-    sheet = parse_sheet(command.get("sheet"), draft.rules)
+    sheet = parse_sheet(command.sheet, draft.rules)
     if draft.state.member(sheet.name) is not None:
         raise MalformedCommand(
             f"a character called {sheet.name!r} already exists", code="duplicate_character", path="sheet.name"
@@ -45,10 +59,10 @@ def add_character(draft: Draft, command: Command, rng: Rng) -> None:
     draft.emit("CharacterAdded", {"sheet": sheet.to_json()})
 
 
-def _present(draft: Draft, command: Command) -> tuple[str, ...]:
+def _present(draft: Draft, command: StartScene) -> tuple[str, ...]:
     """II-SCENE-1: the characters present (every member by default), each known and listed once."""
     present = (
-        str_list(command, "present") if "present" in command else tuple(m.name for m in draft.state.members)
+        tuple(command.present) if command.present is not None else tuple(m.name for m in draft.state.members)
     )
     for index, name in enumerate(present):
         if name in present[:index]:
@@ -64,12 +78,11 @@ def _present(draft: Draft, command: Command) -> tuple[str, ...]:
     return present
 
 
-def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
+def start_scene(draft: Draft, command: StartScene, rng: Rng) -> None:
     """II-SCENE-1/3/4: start a scene (ending the one in play); cooperative streaks gain Rising Tension."""
-    check_keys(command, {"kind", "difficulty", "location", "present", "triggers", "montage", "restful"})
     rules = draft.rules
-    montage = opt_bool(command, "montage")
-    kind = command.get("kind", "cooperative" if montage else None)
+    montage = command.montage
+    kind = command.kind if command.given("kind") else ("cooperative" if montage else None)
     if kind not in rules.scenes.kinds:
         raise MalformedCommand(
             f"kind must be one of {', '.join(rules.scenes.kinds)}, got {kind!r}",
@@ -83,12 +96,10 @@ def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
         )
     difficulty = check_difficulty(draft, command)
     present = _present(draft, command)
-    restful = opt_bool(command, "restful")
+    restful = command.restful
     if restful and kind != "cooperative":
         raise IllegalCommand("only a cooperative scene can be restful", rule=ids.RT_4)
-    triggers = command.get("triggers", [])
-    if not isinstance(triggers, list):
-        raise MalformedCommand("triggers must be a list", code="bad_field", path="triggers")
+    triggers = command.triggers
     if triggers and kind == "cooperative":
         raise IllegalCommand("a cooperative scene has no Crisis, so no Triggers", rule=ids.CRISIS_1)
     if draft.state.scene is not None:
@@ -99,7 +110,7 @@ def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
         "number": number,
         "kind": kind,
         "difficulty": difficulty,
-        "location": opt_str(command, "location"),
+        "location": command.location,
         "present": list(present),
         "montage": montage,
         "restful": restful,
@@ -110,41 +121,37 @@ def start_scene(draft: Draft, command: Command, rng: Rng) -> None:
         gain = rules.scenes.cooperative_first_gain + (streak - 1) * rules.scenes.cooperative_gain_step
         tension.gain(draft, gain, f"cooperative scene {streak} in a row", streak=streak)
     for index, raw in enumerate(triggers):
-        if not isinstance(raw, dict):
-            raise MalformedCommand(
-                f"triggers[{index}] must be a mapping", code="bad_field", path=f"triggers[{index}]"
-            )
         try:
-            add_trigger(draft, {"do": "add_trigger", **raw}, rng)
+            add_trigger(draft, _as(AddTrigger, {**raw, "do": "add_trigger"}), rng)
         except RulesError as error:
             error.path = f"triggers[{index}]" + (f".{error.path}" if error.path else "")
             raise
     if restful:
-        rest(draft, {"do": "rest"}, rng)
+        rest(draft, Rest(do="rest"), rng)
 
 
-def end_scene(draft: Draft, command: Command, rng: Rng) -> None:
+def end_scene(draft: Draft, command: EndScene, rng: Rng) -> None:
     """End the scene in play."""
-    check_keys(command, set())
     draft.emit("SceneEnded", {"number": draft.scene().number})
 
 
-def add_trigger(draft: Draft, command: Command, rng: Rng) -> None:
+def _as(model: type[Part], raw: dict[str, Any]) -> Part:
+    """A command built inside another one (a scene's Trigger, a bought obstacle), parsed as its own kind."""
+    parsed = parse_command(raw)
+    assert isinstance(parsed, model)  # raw["do"] names the model
+    return parsed
+
+
+def add_trigger(draft: Draft, command: AddTrigger, rng: Rng) -> None:
     """II-CRISIS-2: add a Trigger (GM-only ones stay hidden from players until they fire).
 
     Public Triggers are numbered 1, 2, 3, …; GM-only ones -1, -2, -3, …, so that whether a GM-only Trigger
     exists changes no public Trigger's id.
     """
-    check_keys(command, {"at", "every", "text", "visibility", "spend", "reason"})
     draft.scene("action", "conflict")
-    at = req_int(command, "at", minimum=1, rule=ids.CRISIS_2)
-    every = command.get("every")
-    if every is not None:
-        every = opt_int(command, "every", 1, minimum=1, rule=ids.CRISIS_2)
-    text = req_str(command, "text")
-    shown = visibility(command)
-    if opt_bool(command, "spend"):
-        tension.spend(draft, "trigger", 1, opt_str(command, "reason"))
+    at, every, text, shown = command.at, command.every, command.text, command.visibility
+    if command.spend:
+        tension.spend(draft, "trigger", 1, command.reason)
     hidden = shown == "gm"  # numbered apart: a public Trigger's id must not count the GM's secret ones
     data = {
         "trigger": draft.state.next_hidden_trigger_id if hidden else draft.state.next_trigger_id,
@@ -156,17 +163,16 @@ def add_trigger(draft: Draft, command: Command, rng: Rng) -> None:
     draft.emit("TriggerAdded", data, "gm" if hidden else "public")
 
 
-def rearm_trigger(draft: Draft, command: Command, rng: Rng) -> None:
+def rearm_trigger(draft: Draft, command: RearmTrigger, rng: Rng) -> None:
     """II-CRISIS-4: re-arm one fired value of a Trigger (or all of them) so it can fire again."""
-    check_keys(command, {"trigger", "value"})
-    trigger_id = req_int(command, "trigger")
+    trigger_id = command.trigger
     trigger = draft.scene().trigger(trigger_id)
     if trigger is None:
         raise MalformedCommand(
             f"no Trigger with id {trigger_id} in this scene", code="unknown_trigger", path="trigger"
         )
-    if "value" in command:
-        value = req_int(command, "value")
+    if command.value is not None:
+        value = command.value
         if value not in trigger.fired:
             raise IllegalCommand(f"Trigger {trigger_id} has not fired at {value}", rule=ids.CRISIS_4)
         values = [value]
@@ -179,24 +185,22 @@ def rearm_trigger(draft: Draft, command: Command, rng: Rng) -> None:
     )
 
 
-def adjust_crisis(draft: Draft, command: Command, rng: Rng) -> None:
+def adjust_crisis(draft: Draft, command: AdjustCrisis, rng: Rng) -> None:
     """II-CRISIS-5: the GM raises or lowers Crisis by hand, with a reason."""
-    check_keys(command, {"amount", "reason", "character"})
     draft.scene("action", "conflict")
-    amount = req_int(command, "amount")
-    cause = f"GM adjustment: {opt_str(command, 'reason') or 'no reason given'}"
-    character = opt_str(command, "character")
+    amount = command.amount
+    cause = f"GM adjustment: {command.reason or 'no reason given'}"
+    character = command.character
     if amount >= 0:
         raise_crisis(draft, amount, cause, character)
     else:
         lower_crisis(draft, -amount, cause, character)
 
 
-def add_tension(draft: Draft, command: Command, rng: Rng) -> None:
+def add_tension(draft: Draft, command: AddTension, rng: Rng) -> None:
     """II-RT-2: the GM declares a story condition that adds Rising Tension (any amount, with a reason)."""
-    check_keys(command, {"amount", "reason"})
-    amount = req_int(command, "amount", minimum=1, rule=ids.RT_2)
-    reason = opt_str(command, "reason")
+    amount = command.amount
+    reason = command.reason
     if not reason:
         raise MalformedCommand(
             "add_tension needs a reason", code="missing_field", rule=ids.RT_2, path="reason"
@@ -204,7 +208,7 @@ def add_tension(draft: Draft, command: Command, rng: Rng) -> None:
     tension.gain(draft, amount, reason)
 
 
-def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
+def spend_tension(draft: Draft, command: SpendTension, rng: Rng) -> None:
     """II-RT-3: the GM spends Rising Tension, buying the thing in the same command or not at all.
 
     Each purchase names what it buys, or the Rising Tension would vanish for nothing:
@@ -218,34 +222,39 @@ def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
 
     Spending more than is available is refused; every refusal leaves the state unchanged.
     """
-    check_keys(command, {"on", "count", "reason", "character", "trigger", "obstacle", "enemies"})
-    on = command.get("on")
+    on = command.on
     costs = draft.rules.rising_tension.costs.model_dump()
-    if on not in costs:
+    if on is None or on not in costs:
         raise MalformedCommand(
             f"on must be one of {', '.join(costs)}, got {on!r}", code="bad_field", rule=ids.RT_3, path="on"
         )
-    listed = command.get("enemies")
+    listed = command.enemies
     tension.afford(
         draft, str(on), len(listed) if on == "enemy" and isinstance(listed, list) and listed else 1
     )
     bought = _PURCHASE[str(on)]
     for key in _PURCHASE.values():
-        if key != bought and key in command:
+        if key != bought and command.given(key):
             raise MalformedCommand(
                 f"spending on {on} buys {bought}, not {key}", code="bad_field", rule=ids.RT_3, path=key
             )
-    if bought not in command:
+    if not command.given(bought):
         raise MalformedCommand(
             f"spending on {on} needs {bought}: {_WHAT[str(on)]}; Rising Tension is spent only on something",
             code="missing_field",
             rule=ids.RT_3,
             path=bought,
         )
-    reason = opt_str(command, "reason")
+    reason = command.reason
     if on == "disadvantage":
-        count = opt_int(command, "count", 1, minimum=1)
-        character = req_str(command, "character")
+        count = 1 if command.count is None else command.count
+        character = command.character
+        if not character:
+            raise MalformedCommand(
+                f"spend_tension: character must be a non-empty text, got {character!r}",
+                code="bad_field",
+                path="character",
+            )
         draft.scene()
         if draft.state.member(character) is None:
             raise MalformedCommand(
@@ -261,12 +270,12 @@ def spend_tension(draft: Draft, command: Command, rng: Rng) -> None:
         raise
 
 
-def _one_purchase(draft: Draft, command: Command, on: str) -> None:
+def _one_purchase(draft: Draft, command: SpendTension, on: str) -> None:
     """``count`` is one Trigger or obstacle, or exactly as many enemies as are listed."""
-    if "count" not in command:
+    if command.count is None:
         return
-    count = opt_int(command, "count", 1, minimum=1)
-    listed = command.get("enemies")
+    count = command.count
+    listed = command.enemies
     expected = len(listed) if on == "enemy" and isinstance(listed, list) else 1
     if count != expected:
         raise MalformedCommand(
@@ -277,19 +286,19 @@ def _one_purchase(draft: Draft, command: Command, on: str) -> None:
         )
 
 
-def _buy(draft: Draft, command: Command, on: str, reason: str | None, rng: Rng) -> None:
+def _buy(draft: Draft, command: SpendTension, on: str, reason: str | None, rng: Rng) -> None:
     extra: dict[str, Any] = {"spend": True, **({"reason": reason} if reason else {})}
     if on == "enemy":
         _check_conflict_for_enemies(draft)
         join_conflict(draft, command, reason)
         return
-    raw = command.get(_PURCHASE[on])
+    raw = getattr(command, _PURCHASE[on])
     if not isinstance(raw, dict):
         raise MalformedCommand(
             f"{_PURCHASE[on]} must be a mapping: {_WHAT[on]}", code="bad_field", rule=ids.RT_3, path=""
         )
     if on == "trigger":
-        add_trigger(draft, {**raw, "do": "add_trigger", **extra}, rng)
+        add_trigger(draft, _as(AddTrigger, {**raw, "do": "add_trigger", **extra}), rng)
         return
     kind = raw.get("kind")
     if kind not in ("simple", "complex"):
@@ -304,9 +313,9 @@ def _buy(draft: Draft, command: Command, on: str, reason: str | None, rng: Rng) 
                 code="bad_field",
                 path="character",
             )
-        simple_obstacle(draft, {**fields, "do": "simple_obstacle", **extra}, rng)
+        simple_obstacle(draft, _as(SimpleObstacle, {**fields, "do": "simple_obstacle", **extra}), rng)
     else:
-        complex_obstacle(draft, {**fields, "do": "complex_obstacle", **extra}, rng)
+        complex_obstacle(draft, _as(ComplexObstacle, {**fields, "do": "complex_obstacle", **extra}), rng)
 
 
 _PURCHASE = {"disadvantage": "character", "trigger": "trigger", "obstacle": "obstacle", "enemy": "enemies"}

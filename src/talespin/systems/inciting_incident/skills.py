@@ -22,11 +22,10 @@ from pydantic import ValidationError
 
 from ...dice import Rng
 from ..errors import IllegalCommand, MalformedCommand
-from ..protocol import Command
 from . import rule_ids as ids
 from .acting import character_sheet, is_auto, talent_roll
 from .chances import action_crisis, roll_crisis
-from .commands import ROLL_KEYS, base_dice, check_keys, opt_int, opt_str, req_str
+from .commands import AbilityRoll, RecreateSkill, UseSkill, check_base
 from .conflict import next_round, participants
 from .cooperative import once_per_scene
 from .crisis import lower_crisis, raise_crisis
@@ -76,9 +75,9 @@ def _find_skill(sheet: Character, skill: str, talent: str | None) -> tuple[str, 
     )
 
 
-def _heal_target(draft: Draft, skill: Skill, command: Command) -> str | None:
+def _heal_target(draft: Draft, skill: Skill, command: UseSkill) -> str | None:
     """The character a healing Skill heals (checked before any roll), ``None`` for the user."""
-    target = opt_str(command, "target")
+    target = command.target
     if target is not None and skill.effects.get("heal", 0) > 0 and draft.state.member(target) is None:
         raise MalformedCommand(
             f"unknown character {target!r} to heal", code="unknown_character", path="target"
@@ -106,11 +105,10 @@ def _advanced_turn(draft: Draft, name: str) -> dict[str, bool]:
     return {"on_obstacle": on_obstacle, "in_conflict": in_conflict}
 
 
-def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
+def use_skill(draft: Draft, command: UseSkill, rng: Rng) -> None:
     """II-SKILL-1/5: an owned advanced Skill, an Advanced Action (a modifier rides on a roll instead)."""
-    check_keys(command, (ROLL_KEYS - {"choice", "skills"}) | {"skill", "target"})
     sheet = character_sheet(draft, command)
-    talent, skill = _find_skill(sheet, req_str(command, "skill"), opt_str(command, "talent"))
+    talent, skill = _find_skill(sheet, command.skill, command.talent)
     if skill.kind != "advanced":
         raise IllegalCommand(
             f"{skill.name!r} is a modifier Skill: add it to a roll with skills: [...]", rule=ids.SKILL_1
@@ -140,9 +138,15 @@ def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
     base = scene.difficulty
     if turn["on_obstacle"] and obstacle is not None and obstacle.difficulty is not None:
         base = obstacle.difficulty
-    roll = {**command, "talent": talent}
     result = talent_roll(
-        draft, roll, sheet, rng, against=rules.roll.target, base_d6=base, purpose="use_skill"
+        draft,
+        command,
+        sheet,
+        rng,
+        against=rules.roll.target,
+        base_d6=base,
+        purpose="use_skill",
+        talent_name=talent,
     )
     draft.emit("AdvancedActionTaken", {**data, **turn, "success": result.success, "total": result.total})
     extra = skill.effects.get("crisis", 0) if result.success else 0
@@ -163,15 +167,14 @@ def use_skill(draft: Draft, command: Command, rng: Rng) -> None:
         next_round(draft)
 
 
-def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
+def recreate_skill(draft: Draft, command: RecreateSkill, rng: Rng) -> None:
     """II-SKILL-3: recreate a Skill the character lacks, from 5d6 with Disadvantage equal to its cost.
 
     The base d6 count is the rules' (no ``dice:`` override) and no other Skill rides on the attempt.
     """
-    check_keys(command, (ROLL_KEYS - {"dice", "skills"}) | {"skill", "target"})
     sheet = character_sheet(draft, command)
     draft.scene("action", "conflict")
-    raw = command.get("skill")
+    raw = command.skill
     try:
         skill = Skill.model_validate(raw)
     except ValidationError as error:
@@ -198,15 +201,15 @@ def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
         raise IllegalCommand(f"{sheet.name} already has the Skill {skill.name!r}: use it", rule=ids.SKILL_3)
     is_auto(command, allowed=False)
     rules = draft.rules
-    extra = {**command, "disadvantage": opt_int(command, "disadvantage", 0, minimum=0) + skill.cost}
     result = talent_roll(
         draft,
-        extra,
+        command,
         sheet,
         rng,
         against=rules.roll.target,
         base_d6=rules.skills.recreate_base_d6,
         purpose="recreate_skill",
+        extra_disadvantage=skill.cost,
     )
     raise_crisis(
         draft,
@@ -231,17 +234,13 @@ def recreate_skill(draft: Draft, command: Command, rng: Rng) -> None:
                 {"character": sheet.name, "skill": skill.name, "effects": effects, "disadvantage": follow},
             )
     elif result.success:
-        _apply_advanced(draft, sheet.name, skill.name, skill.effects, opt_str(command, "target"))
+        _apply_advanced(draft, sheet.name, skill.name, skill.effects, command.target)
 
 
-def ability_roll(draft: Draft, command: Command, rng: Rng) -> None:
+def ability_roll(draft: Draft, command: AbilityRoll, rng: Rng) -> None:
     """II-ROLL-1: an Ability Roll (instinct in an emergency): the d6 plus the Ability's dice, no Crisis."""
-    check_keys(
-        command,
-        {"character", "ability", "advantage", "disadvantage", "dice", "faces", "visibility", "against"},
-    )
     sheet = character_sheet(draft, command)
-    ability = req_str(command, "ability")
+    ability = command.ability
     if ability not in sheet.abilities:
         raise MalformedCommand(
             f"unknown Ability {ability!r}; expected {', '.join(draft.rules.abilities)}",
@@ -253,11 +252,18 @@ def ability_roll(draft: Draft, command: Command, rng: Rng) -> None:
     base_default = scene.difficulty if scene is not None else draft.rules.roll.difficulty.default
     plan = RollPlan(
         draft.rules,
-        base_dice(command, "dice", base_default, draft.rules.roll.difficulty, rule=ids.ROLL_5),
-        opt_int(command, "advantage", 0, minimum=0),
-        opt_int(command, "disadvantage", 0, minimum=0),
+        check_base(
+            command.dice,
+            base_default,
+            draft.rules.roll.difficulty,
+            key="dice",
+            do=command.do,
+            rule=ids.ROLL_5,
+        ),
+        command.advantage,
+        command.disadvantage,
     )
-    against = opt_int(command, "against", draft.rules.roll.target, minimum=0)
+    against = draft.rules.roll.target if command.against is None else command.against
     spec = plan.ability_spec(sheet.name, ability, sheet.abilities[ability], against)
-    roll = make_roll(spec, command.get("faces"), rng)
+    roll = make_roll(spec, command.faces, rng)
     draft.emit("AbilityRolled", {**roll_data(spec, roll), "purpose": "ability_roll"})
