@@ -178,6 +178,7 @@ def test_a_campaign_plays_the_rules_variant_written_on_the_start_page(new_page: 
     }
     gm.fill("#gm-sheet", json.dumps(sheet))
     gm.click("#gm-add-character")
+    expect(gm.locator("#people")).to_contain_text("Ortiz")  # the server read the sheet and added him
     gm.click("#start-scene")
     expect(gm.locator('#choices .action[data-choice="auto"]')).to_contain_text("+5 Crisis")
 
