@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (type checkers take it as true), without importing typing
 
 __version__ = "0.1.0"
 

@@ -3,49 +3,35 @@
 Sub-commands live one concept per module: ``roll``/``odds`` in :mod:`.dice_commands`, ``ii`` in
 :mod:`.ii_commands`, ``ascend`` in :mod:`.ascend_commands`, ``serve``/``verify`` in :mod:`.table_commands`.
 Errors become exit codes in one place, :mod:`.output`. Each is imported only when it runs
-(:mod:`.lazy`), so ``talespin --help`` loads neither numpy nor the rule systems.
+(:mod:`.lazy`), and ``talespin --help`` (or ``-h``) is written by :mod:`.root_help` without importing
+Typer at all, so it answers about as fast as Python starts. The Typer app is :data:`app`
+(:mod:`.root`), imported the first time it is asked for.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
-from typing import Annotated
-
-import typer
-
-from .lazy import LazyGroup
 
 __all__ = ["app", "main"]
 
-app = typer.Typer(
-    name="talespin",
-    cls=LazyGroup,
-    help="Rules engines, exact odds and a live game table for Inciting Incident and Ascend.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the root's help
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from .root import app
+
+_ROOT_HELP = (["--help"], ["-h"])
+"""The argument lists answered by :mod:`.root_help` alone."""
 
 
-def _print_version(value: bool) -> None:
-    if value:
-        from .. import __version__  # noqa: PLC0415 - only for --version
+def __getattr__(name: str) -> Any:
+    """``talespin.cli.app``: the Typer app, imported on first use."""
+    if name == "app":
+        from .root import app  # noqa: PLC0415 - Typer is imported only when a command runs
 
-        typer.echo(f"talespin {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool,
-        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
-    ] = False,
-) -> None:
-    """Rules engines, exact odds and a live game table for Inciting Incident and Ascend."""
+        return app
+    raise AttributeError(f"module 'talespin.cli' has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -56,12 +42,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     "bad_usage", "message", "rule": null}}``, with exit code 2; without it, Typer prints its usual help box.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in _ROOT_HELP:
+        from .root_help import print_root_help  # noqa: PLC0415
+
+        print_root_help()
+        sys.exit(0)
+    import typer  # noqa: PLC0415 - every other command line goes through Typer
+
+    from .root import app  # noqa: PLC0415
+
     if "--json" not in args:
         app(args=args)
         return
     try:
         code = app(args=args, standalone_mode=False)
     except typer.TyperException as error:
+        import json  # noqa: PLC0415
+
         from rich.markup import escape  # noqa: PLC0415 - the usage error's path only
 
         from .output import EXIT_BAD_INPUT, error_console, error_document  # noqa: PLC0415

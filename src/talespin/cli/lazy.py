@@ -2,47 +2,24 @@
 
 Each sub-command's module (and what it imports: numpy, the rule systems, the web server) is imported only
 when that command runs, or its own ``--help`` is asked for. The root's help lists every command from
-:data:`COMMANDS`, which names each command's module and the first paragraph of its help; a test checks
-that this text is the one the command itself carries, so the two cannot drift apart.
+:data:`COMMANDS` (kept in :mod:`.root_help`, which imports no Typer), which names each command's module and
+the first paragraph of its help; a test checks that this text is the one the command itself carries, so the
+two cannot drift apart.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Final
+from typing import Any
 
 import typer
 import typer.main
 from typer import _click as click  # the click Typer carries inside (this Typer has no separate click)
 from typer.core import TyperCommand, TyperGroup
 
+from .root_help import COMMANDS
+
 __all__ = ["COMMANDS", "LazyGroup", "load"]
-
-COMMANDS: Final[dict[str, tuple[str, str]]] = {
-    "roll": ("dice_commands", "Roll dice notation, showing every die and every explosion."),
-    "odds": (
-        "dice_commands",
-        'The exact distribution of dice notation (exploding sums up to --cap, last row "≥ cap").',
-    ),
-    "serve": ("table_commands", "Run the game table: the HTTP API, live updates and the browser pages."),
-    "verify": (
-        "table_commands",
-        "Check an exported record: its hash chain, every commitment and server roll, and each receipt.",
-    ),
-    "recap": (
-        "table_commands",
-        "Write an exported record as a session recap in Markdown: scenes, rolls with their dice, Triggers, "
-        "Crisis and Rising Tension, with names. It tells what the export holds: a player's export, a "
-        "player's recap. Exit 2 when the file is not a talespin export.",
-    ),
-    "ii": ("ii_commands", "Inciting Incident: odds, rolls, sheets and scene scripts."),
-    "ascend": ("ascend_commands", "Ascend: odds, Tests, hero sheets, invoke advice and scene scripts."),
-    "lab": ("lab_commands", "The designer's lab: best play, variants, scenes."),
-}
-"""Each top-level command: the module under :mod:`talespin.cli` it lives in, and its help's first paragraph.
-
-A module either has an ``app`` (a command group, named after the command) or a ``register(app)`` that
-adds its commands to a Typer app."""
 
 
 def load(name: str) -> click.Command:
