@@ -30,6 +30,42 @@ def test_the_docs_site_builds_strictly(tmp_path: Path) -> None:
     assert "bad_usage" in errors and "unreadable_file" in errors
     for page in ("ascend", "inciting-incident", "table", "lab", "systems", "documents"):
         assert 'id="talespin.' in (site / "api" / page / "index.html").read_text(encoding="utf-8"), page
+    shown = {
+        "store": ("talespin.store.EventStore", "talespin.store.open_store"),
+        "web": ("talespin.web.create_app",),
+        "cli": ("talespin.cli.main", "talespin.cli.root_help.render", "talespin.cli.lazy.LazyGroup"),
+    }
+    for page, names in shown.items():
+        html = (site / "api" / page / "index.html").read_text(encoding="utf-8")
+        assert all(f'id="{name}"' in html for name in names), page
+
+
+def _public_subpackages() -> list[str]:
+    """Every package under ``talespin`` a user imports: the layers and the two rule systems."""
+    import talespin
+
+    names = [f"talespin.{name}" for name in talespin.SUBPACKAGES]
+    systems = sorted(
+        path.parent.name for path in (ROOT / "src" / "talespin" / "systems").glob("*/__init__.py")
+    )
+    assert systems, "the rule systems are found"
+    return ["talespin", *names, *(f"talespin.systems.{name}" for name in systems)]
+
+
+def test_every_public_subpackage_has_a_reference_page_in_the_nav() -> None:
+    """Each package (``talespin.store``, ``talespin.web``, ``talespin.cli``, …) is rendered by a page that the
+    site's navigation lists, so none is left out of the reference."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    rendered: dict[str, str] = {}
+    for page in sorted((ROOT / "docs" / "api").glob("*.md")):
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("::: "):
+                rendered[line[4:].strip()] = page.name
+    packages = _public_subpackages()
+    assert {"talespin.store", "talespin.web", "talespin.cli"} <= set(packages)
+    for package in packages:
+        assert package in rendered, f"no docs/api page renders {package}"
+        assert f"api/{rendered[package]}" in config, f"docs/api/{rendered[package]} is not in the nav"
 
 
 def test_the_makefile_builds_the_docs_strictly() -> None:
