@@ -82,6 +82,13 @@ class Release:
     """Held GM-only entries: players get no stand-in for them, and they are not counted."""
     cancelled_blind: set[int] = field(default_factory=set)
     """Entry versions of blind rolls the GM undid before revealing them."""
+    _undo_held: set[int] = field(default_factory=set)
+    """Blind rolls undone whose undo is itself held behind an earlier blind roll: still pending to players."""
+
+    @property
+    def pending_blind(self) -> int:
+        """How many blind rolls players have received neither the reveal nor the undo of."""
+        return len(self.held_blind) + len(self._undo_held)
 
     @property
     def withheld(self) -> int:
@@ -110,6 +117,8 @@ class Release:
             stored = self._undo_shown(stored)
             if int(stored.data["entry"]) in self.held_blind:
                 self._cancel(int(stored.data["entry"]), stored.version, table_events)
+                if entry is not None and entry in self._held_entries:
+                    self._undo_held.add(int(stored.data["entry"]))
         if stored.type == BLIND_REVEALED and entry is not None and entry in self._held_entries:
             self._reveal_number(stored, table_events)  # at a scene's end: the end itself may be released
         if entry is not None and entry in self._held_entries:
@@ -195,6 +204,7 @@ class Release:
         stored = shown.stored
         if stored.type == "EntryUndone":
             self._undone.add(int(stored.data["entry"]))
+            self._undo_held.discard(int(stored.data["entry"]))
             self._refold()
         elif stored.type not in table_events and shown.entry is not None:
             self._events.append((stored, shown.entry))

@@ -265,6 +265,18 @@ def _one_page(record: Mapping[str, Any]) -> Verification:
     return Verification(record=[Check(0, "pages", "-", None, "unverifiable", detail)])
 
 
+_UNDO_ORDER = "it does not undo the entry undo would undo at that point"
+
+
+def _undoes_an_earlier_entry(ledger: Ledger, entry: list[StoredEvent]) -> bool:
+    """Whether the undo's one ``EntryUndone`` names an entry of the record that undo could still undo."""
+    undone = [e for e in entry if e.type == "EntryUndone"]
+    if len(undone) != 1 or not isinstance(undone[0].data.get("entry"), int):
+        return False
+    target = ledger.entry(int(undone[0].data["entry"]))
+    return target is not None and not target.undone and target.command.get("do") not in {"undo", "reveal"}
+
+
 def _entry_command(ledger: Ledger, raw: Mapping[str, Any]) -> Any:
     entry = ledger.entry(int(raw["entry"])) if raw.get("entry") is not None else None
     return None if entry is None else entry.command.get("do")
@@ -279,11 +291,14 @@ def _authorship(
         wrong = _author(ledger, command, by) or _actor(ledger, command, by, [head, *entry])
     else:
         wrong = _author(ledger, command, by) or _table_events(ledger, command, by, entry, stand_ins)
-    return (
-        []
-        if wrong is None
-        else [Check(head.version, f"{command.get('do')} by {by}", "-", None, "mismatch", wrong)]
-    )
+    what = f"{command.get('do')} by {by}"
+    if wrong == _UNDO_ORDER and stand_ins and _undoes_an_earlier_entry(ledger, entry):
+        detail = (
+            "it undoes an entry shown before entries held behind a blind roll, which this record lists in "
+            "the order they were released, not recorded: verify the GM's export"
+        )
+        return [Check(head.version, what, "-", None, "unverifiable", detail)]
+    return [] if wrong is None else [Check(head.version, what, "-", None, "mismatch", wrong)]
 
 
 def _author(ledger: Ledger, command: Mapping[str, Any], by: str) -> str | None:
@@ -328,7 +343,7 @@ def _table_events(
             else {"entry": target.version, "undone": target.version, "do": target.command.get("do")}
         )
         if undone != [expected]:
-            return "it does not undo the entry undo would undo at that point"
+            return _UNDO_ORDER
     elif command.get("do") == "note":
         notes = [(e.data.get("text"), e.data.get("by"), e.visibility) for e in entry if e.type == "NoteAdded"]
         if notes != [(command.get("text"), by, command.get("visibility", "public"))]:

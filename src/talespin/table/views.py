@@ -168,13 +168,14 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
 def pending_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
     """What players have not been shown yet: ``{"blind", "withheld", "entries"}``.
 
-    ``blind`` counts the blind rolls not revealed and ``withheld`` the command entries whose outcome players
-    have not seen (the blind rolls and every entry after the first of them); the GM also gets ``entries``,
-    the versions of the blind rolls it may ``reveal``. A player gets ``entries: []``.
+    ``blind`` counts the blind rolls whose reveal (or undo) players have not received and ``withheld``
+    the command entries whose outcome players have not seen (the blind rolls and every entry after the
+    first of them); the GM also gets ``entries``, the versions of the blind rolls it may ``reveal``. A
+    player gets ``entries: []``.
     """
     release = ledger.release
     return {
-        "blind": len(release.held_blind),
+        "blind": release.pending_blind,
         "withheld": release.withheld,
         "entries": list(release.held_blind) if viewer.is_gm else [],
     }
