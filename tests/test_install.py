@@ -7,14 +7,11 @@ repository and plays over HTTP and the WebSocket, as a person who typed ``pip in
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
 import sys
-import time
 import venv
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -25,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent / "web"))
 sys.path.insert(0, str(Path(__file__).parent / "table"))
 
 from table_sheets import SUSAN
-from web_support import Campaign, bearer, free_port
+from web_support import Campaign, ServerProcess, bearer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 DEVELOPER_TOOLS = ("pytest", "mypy", "ruff", "playwright", "hypothesis", "schemathesis", "icepool", "mkdocs")
@@ -51,37 +48,6 @@ def _fresh_venv(where: Path) -> Path:
     return where / "bin" / "python"
 
 
-@contextlib.contextmanager
-def _serving(script: Path, cwd: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``talespin serve`` started from ``cwd``; stopped by its PID however the block ends."""
-    process = subprocess.Popen(
-        [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.stdout.read() if process.stdout else b""
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, "the served wheel did not answer /api/health in 60 s"
-            time.sleep(0.2)
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        if process.stdout is not None:
-            process.stdout.close()
-
-
 def _next_event(socket: object, kind: str) -> dict[str, object]:
     """The first event of type ``kind`` the socket receives (within 10 s per message)."""
     while True:
@@ -104,10 +70,11 @@ def test_the_wheel_serves_a_live_table_from_a_fresh_venv(tmp_path: Path) -> None
     elsewhere = tmp_path / "somewhere-else"
     elsewhere.mkdir()
     port = free_port()
-    with (
-        _serving(python.with_name("talespin"), elsewhere, port),
-        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http,
-    ):
+    user_env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    served = ServerProcess(
+        None, port, limits=None, script=python.with_name("talespin"), cwd=elsewhere, env=user_env
+    )
+    with served, httpx.Client(base_url=served.url, timeout=10) as http:
         campaign = Campaign.create(http, "ascend")
         player = campaign.join("Pia")
         base = f"ws://127.0.0.1:{port}{campaign.base}/ws?token="

@@ -10,22 +10,18 @@ is not run: the test starts the server itself and compares its first line with t
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "web"))
 
-from web_support import free_port
+from web_support import ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -86,38 +82,6 @@ def _matches(expected: str, actual: str) -> bool:
     return re.fullmatch(pattern, _normalised(actual), re.DOTALL) is not None
 
 
-@contextlib.contextmanager
-def _server(cwd: Path, port: int) -> Iterator[str]:
-    """`talespin serve` in ``cwd`` on ``port``; its first line; stopped by its PID."""
-    process = subprocess.Popen(
-        [str(BIN / "talespin"), "serve", "--port", str(port)],
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "the server exited early"
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, "the server did not answer in 60 s"
-            time.sleep(0.2)
-        assert process.stdout is not None
-        yield process.stdout.readline().decode()
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        if process.stdout is not None:
-            process.stdout.close()
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_readme_console_examples_print_what_they_show(tmp_path: Path) -> None:
@@ -133,7 +97,8 @@ def test_readme_console_examples_print_what_they_show(tmp_path: Path) -> None:
         script += [f"echo '{MARK}'", command, f'echo "{MARK} $?"']
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR")}
     env |= {"PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}", "NO_COLOR": "1"}
-    with _server(tmp_path, port) as first_line:
+    with ServerProcess(None, port, limits=None, cwd=tmp_path) as server:
+        first_line = server.read_line()
         (make_run,) = [e for e in examples if e.command == "make run"]
         assert _matches(make_run.expected.replace("8000", str(port)), first_line), first_line
         done = subprocess.run(

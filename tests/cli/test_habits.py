@@ -26,6 +26,8 @@ DOCUMENTED = frozenset(re.findall(r"^\| `([a-z_]+)` \|", CONTRACTS.read_text(enc
 PARTY = "- {name: Ada, talents: {Piloting: 5, Wits: 2}}\n- {name: Bo, talents: {Brawl: 4}}\n"
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-79]|9[0-7]|38)(?:;[0-9;]*)?m")
 """An ANSI escape that sets a foreground colour (bold or dim alone are not colour)."""
+OPPOSED = ["ascend", "opposed", "--rating", "3", "--pool", "5", "--vs-rating", "2", "--vs-pool", "4"]
+"""An opposed Test that works; with ``--tie x`` it is refused."""
 
 
 def _json_commands() -> Iterator[str]:
@@ -96,21 +98,8 @@ def _cases(tmp: Path) -> dict[str, tuple[list[str], list[str]]]:
             ["ascend", "test", "--rating", "2", "--pool", "3", "--faces", "a,b"],
         ),
         "ascend opposed": (
-            ["ascend", "opposed", "--rating", "3", "--pool", "5", "--vs-rating", "2", "--vs-pool", "4"],
-            [
-                "ascend",
-                "opposed",
-                "--rating",
-                "3",
-                "--pool",
-                "5",
-                "--vs-rating",
-                "2",
-                "--vs-pool",
-                "4",
-                "--tie",
-                "x",
-            ],
+            OPPOSED,
+            [*OPPOSED, "--tie", "x"],
         ),
         "ascend extended": (
             ["ascend", "extended", "--rating", "3", "--pool", "5", "--goal", "6", "--limit", "4"],
@@ -320,20 +309,7 @@ def test_seed_with_faces_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 def test_choices_are_choices(capsys: pytest.CaptureFixture[str]) -> None:
     """--tie and --narration take one of their values; another is a usage error naming the choices."""
     code, out = _main(
-        [
-            "ascend",
-            "opposed",
-            "--rating",
-            "3",
-            "--pool",
-            "5",
-            "--vs-rating",
-            "2",
-            "--vs-pool",
-            "4",
-            "--tie",
-            "x",
-        ],
+        [*OPPOSED, "--tie", "x"],
         capsys,
     )
     message = json.loads(out)["error"]["message"]

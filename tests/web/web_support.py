@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,21 +91,31 @@ class ServerProcess:
     ``extra`` adds options such as ``--workers``. ``limits`` is ``--limits``: off unless a test asks (these
     servers are hammered by racing, retrying and reconnecting clients; the limits have tests of their own).
     ``launcher`` runs another Python file instead of ``talespin`` (``fixed_serve.py``: a server whose runs
-    repeat exactly), with the same arguments.
+    repeat exactly), with the same arguments; ``script`` another ``talespin`` (a wheel's, in its own venv).
+
+    As a user starts it: ``db=None`` passes no ``--db`` (the server's default, ``talespin.db`` in ``cwd``),
+    ``limits=None`` no ``--limits`` (the limits on), ``env`` the whole environment of the process (default:
+    this one's). Used as a context manager, it is started on entry and stopped by its PID on exit.
     """
 
     def __init__(
         self,
-        db: Path | str,
+        db: Path | str | None,
         port: int,
         *,
         schema: str | None = None,
         extra: tuple[str, ...] = (),
-        limits: str = "off",
+        limits: str | None = "off",
         launcher: Path | None = None,
+        script: Path | None = None,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.db = db
         self.launcher = launcher
+        self.script = script
+        self.cwd = cwd
+        self.env = env
         self.limits = limits
         self.port = port
         self.schema = schema
@@ -116,12 +127,21 @@ class ServerProcess:
 
     @property
     def store_url(self) -> str:
-        """The ``--db`` value of this server."""
+        """The ``--db`` value of this server (``talespin.db`` in its folder when none is given)."""
+        if self.db is None:
+            return f"sqlite:///{(self.cwd or Path.cwd()) / 'talespin.db'}"
         return f"sqlite:///{self.db}" if isinstance(self.db, Path) else self.db
+
+    def __enter__(self) -> ServerProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
 
     def launch(self) -> None:
         """Start the server process without waiting for it (see :meth:`wait_ready`)."""
-        script = Path(sys.executable).with_name("talespin")
+        script = self.script or Path(sys.executable).with_name("talespin")
         command = (
             [sys.executable, str(self.launcher)]
             if self.launcher is not None
@@ -129,17 +149,17 @@ class ServerProcess:
             if script.exists()
             else [sys.executable, "-c", "from talespin.cli import main; main()"]
         )
+        db = ["--db", self.store_url] if self.db is not None else []
         schema = ["--schema", self.schema] if self.schema else []
+        limits = ["--limits", self.limits] if self.limits is not None else []
         self.process = subprocess.Popen(
             [
                 *command,
                 "serve",
-                "--db",
-                self.store_url,
+                *db,
                 *schema,
                 *self.extra,
-                "--limits",
-                self.limits,
+                *limits,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -147,8 +167,14 @@ class ServerProcess:
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "COLUMNS": "200"},
+            cwd=self.cwd,
+            env={**(os.environ if self.env is None else self.env), "COLUMNS": "200"},
         )
+
+    def read_line(self) -> str:
+        """The next line the server printed (after :meth:`start`, its first: where it serves)."""
+        assert self.process is not None and self.process.stdout is not None, "launch() first"
+        return self.process.stdout.readline().decode(errors="replace")
 
     def wait_ready(self, timeout: float = 90.0) -> None:
         """Wait until /api/health answers 200 (with PostgreSQL: once the LISTEN link is up)."""
