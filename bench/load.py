@@ -113,8 +113,10 @@ class Server:
             else [sys.executable, "-c", "from talespin.cli import main; main()"]
         )
         self._log = tempfile.TemporaryFile(prefix="talespin-bench-log-")  # noqa: SIM115 - closed by stop()
+        # Rate limits off: every client of a benchmark comes from one loopback address.
+        arguments = ["serve", "--db", db, *extra, "--workers", str(self.workers), "--limits", "off"]
         self.process = subprocess.Popen(
-            [*command, "serve", "--db", db, *extra, "--workers", str(self.workers), *self._address()],
+            [*command, *arguments, *self._address()],
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )

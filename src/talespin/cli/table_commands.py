@@ -86,7 +86,14 @@ def serve(
         highlight=False,
         soft_wrap=True,
     )
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False}
+    # Live frames are a few hundred bytes of JSON: compressing each costs more CPU than it saves on the wire.
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "access_log": False,
+        "ws_per_message_deflate": False,
+    }
     try:
         if workers == 1:
             uvicorn.run(app, **options)

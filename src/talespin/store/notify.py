@@ -1,11 +1,11 @@
 """PostgreSQL's LISTEN/NOTIFY as the store's :class:`~.port.ChangeFeed`: commits announced across processes.
 
-Every append runs ``pg_notify(channel, "<campaign id> <version>")`` in its own transaction (see
-:func:`announce`), so the announcement is delivered exactly when, and only if, the events are committed. Each
-process keeps one dedicated connection that LISTENs on the channel (:class:`PostgresFeed`), on a thread of its
-own. When that connection is lost the thread reconnects with a growing pause (capped at a second) and, once
-LISTENing again, tells the process so: nothing was announced meanwhile, so the process catches up from the
-database itself. Announcements are hints; the events always come from the store.
+Every append runs ``pg_notify(channel, "<campaign id> <version>")`` (:func:`announcement`) in the statement
+that inserts its events, so the announcement is delivered exactly when, and only if, the events are
+committed. Each process keeps one dedicated connection that LISTENs on the channel (:class:`PostgresFeed`),
+on a thread of its own. When that connection is lost the thread reconnects with a growing pause (capped at a
+second) and, once LISTENing again, tells the process so: nothing was announced meanwhile, so the process
+catches up from the database itself. Announcements are hints; the events always come from the store.
 
 The channel is named after the store's schema, so stores sharing one database (tests, several tables on one
 server) do not hear each other.
@@ -18,7 +18,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
-from sqlalchemy import text
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from ..extras import require
@@ -27,7 +27,7 @@ from .port import ChangeHandler, LinkHandler
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["PostgresFeed", "announce", "channel_for"]
+__all__ = ["PostgresFeed", "announce", "announcement", "channel_for"]
 
 _log = logging.getLogger(__name__)
 _BATCH = 256
@@ -41,12 +41,15 @@ def channel_for(schema: str | None) -> str:
     return "talespin_events_" + hashlib.sha256(schema.encode()).hexdigest()[:20]
 
 
+def announcement(campaign_id: str, version: int) -> str:
+    """What is announced of a commit: the campaign and its newest version, ``"<campaign id> <version>"``."""
+    return f"{campaign_id} {version}"
+
+
 def announce(connection: Connection, channel: str, campaign_id: str, version: int) -> None:
-    """Queue the announcement of ``campaign_id`` at ``version``; PostgreSQL sends it when the commit does."""
-    connection.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": channel, "payload": f"{campaign_id} {version}"},
-    )
+    """Queue the announcement of ``campaign_id`` at ``version`` on ``connection``'s transaction; PostgreSQL
+    sends it when, and only if, the transaction commits."""
+    connection.execute(select(func.pg_notify(channel, announcement(campaign_id, version))))
 
 
 def _parse(payload: str) -> tuple[str, int] | None:

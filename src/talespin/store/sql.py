@@ -12,11 +12,12 @@ processes rely on :meth:`SqlStore.head`, the cheap check of a campaign's latest 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, text
+from sqlalchemy import Engine, TextClause, bindparam, create_engine, delete, event, func, insert, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -24,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extras import require
 from .batch import GroupCommit
 from .migrate import upgrade
-from .notify import PostgresFeed, announce, channel_for
+from .notify import PostgresFeed, announcement, channel_for
 from .port import (
     CampaignRecord,
     ChangeFeed,
@@ -80,6 +81,26 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
+_COLUMNS: Final = ("campaign_id", "version", "type", "data", "visibility", "actor", "at")
+
+
+@functools.lru_cache(maxsize=16)
+def _append_and_announce(count: int) -> TextClause:
+    """PostgreSQL: insert ``count`` events and ``pg_notify`` their announcement, as one statement.
+
+    The INSERT rides along as a common table expression (PostgreSQL runs a data-modifying one whether or not
+    the query reads it), so rows and announcement are one round trip and, outside a transaction, one atomic
+    commit. The text is made once per row count (a compiled SQLAlchemy construct would be compiled anew each
+    time); the parameters are ``<column><row>``, ``channel`` and ``payload``.
+    """
+    values = ", ".join("(" + ", ".join(f":{name}{i}" for name in _COLUMNS) + ")" for i in range(count))
+    statement = text(
+        f"WITH appended AS (INSERT INTO events ({', '.join(_COLUMNS)}) VALUES {values} RETURNING version) "
+        "SELECT pg_notify(:channel, :payload)"
+    )
+    return statement.bindparams(*(bindparam(f"data{i}", type_=events.c.data.type) for i in range(count)))
+
+
 class SqlStore:
     """An :class:`~.port.EventStore` on any SQLAlchemy URL (SQLite file or PostgreSQL)."""
 
@@ -114,10 +135,23 @@ class SqlStore:
                     connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
             upgrade(connection)
 
-    def _write(self, campaign_id: str, expected_version: int, work: Callable[[Connection], T]) -> T:
+    def _write(
+        self,
+        campaign_id: str,
+        expected_version: int,
+        work: Callable[[Connection], T],
+        *,
+        one_statement: bool = False,
+    ) -> T:
+        """Run ``work`` in a durable transaction. ``one_statement`` says ``work`` is a single statement:
+        on PostgreSQL it then runs as its own transaction (autocommit: atomic and committed, with its
+        NOTIFY, when it returns), one round trip instead of BEGIN, statement and COMMIT."""
         try:
             if self._group is not None:
                 return self._group.run(work)
+            if one_statement:
+                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                    return work(connection)
             with self.engine.begin() as connection:
                 return work(connection)
         except IntegrityError as error:
@@ -181,6 +215,7 @@ class SqlStore:
             campaign_id,
             expected_version,
             lambda connection: self._insert_events(connection, campaign_id, expected_version, new, at),
+            one_statement=True,
         )
 
     def _check_campaign(self, connection: Connection, campaign_id: str) -> None:
@@ -197,23 +232,25 @@ class SqlStore:
             StoredEvent(campaign_id, after + i, e.type, dict(e.data), e.visibility, e.actor, at)
             for i, e in enumerate(new, start=1)
         ]
-        if self._channel is not None:
-            announce(connection, self._channel, campaign_id, stored[-1].version)
-        connection.execute(
-            insert(events),
-            [
-                {
-                    "campaign_id": s.campaign_id,
-                    "version": s.version,
-                    "type": s.type,
-                    "data": s.data,
-                    "visibility": s.visibility,
-                    "actor": s.actor,
-                    "at": s.at,
-                }
-                for s in stored
-            ],
-        )
+        rows = [
+            {
+                "campaign_id": s.campaign_id,
+                "version": s.version,
+                "type": s.type,
+                "data": s.data,
+                "visibility": s.visibility,
+                "actor": s.actor,
+                "at": s.at,
+            }
+            for s in stored
+        ]
+        if self._channel is None:
+            connection.execute(insert(events), rows)
+        else:  # the rows and their announcement in one statement: one round trip to the server
+            parameters = {f"{name}{i}": value for i, row in enumerate(rows) for name, value in row.items()}
+            parameters["channel"] = self._channel
+            parameters["payload"] = announcement(campaign_id, stored[-1].version)
+            connection.execute(_append_and_announce(len(rows)), parameters)
         return stored
 
     def campaign(self, campaign_id: str) -> CampaignRecord:

@@ -104,9 +104,18 @@ class Hub:
             subscribers = list(self._subscribers.get(campaign_id, ()))
         if isinstance(frame, dict):
             subscribers = [s for s in subscribers if s.presence]
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Subscriber]] = defaultdict(list)
         for subscriber in subscribers:
-            with contextlib.suppress(RuntimeError):  # its loop has closed: the socket is gone
-                subscriber.loop.call_soon_threadsafe(subscriber.queue.put_nowait, frame)
+            by_loop[subscriber.loop].append(subscriber)
+        for loop, group in by_loop.items():  # one wake-up of each loop, not one per socket
+            with contextlib.suppress(RuntimeError):  # its loop has closed: the sockets are gone
+                loop.call_soon_threadsafe(_hand_out, group, frame)
+
+
+def _hand_out(subscribers: list[_Subscriber], frame: Frame) -> None:
+    """Put one frame in each subscriber's queue (on their event loop, in the order published)."""
+    for subscriber in subscribers:
+        subscriber.queue.put_nowait(frame)
 
 
 def _removes(events: list[StoredEvent], viewer: Viewer) -> bool:
