@@ -18,16 +18,13 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Connection
-
 from ..extras import require
 from .port import ChangeHandler, LinkHandler
 
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["PostgresFeed", "announce", "announcement", "channel_for"]
+__all__ = ["PostgresFeed", "announcement", "channel_for"]
 
 _log = logging.getLogger(__name__)
 _BATCH = 256
@@ -44,12 +41,6 @@ def channel_for(schema: str | None) -> str:
 def announcement(campaign_id: str, version: int) -> str:
     """What is announced of a commit: the campaign and its newest version, ``"<campaign id> <version>"``."""
     return f"{campaign_id} {version}"
-
-
-def announce(connection: Connection, channel: str, campaign_id: str, version: int) -> None:
-    """Queue the announcement of ``campaign_id`` at ``version`` on ``connection``'s transaction; PostgreSQL
-    sends it when, and only if, the transaction commits."""
-    connection.execute(select(func.pg_notify(channel, announcement(campaign_id, version))))
 
 
 def _parse(payload: str) -> tuple[str, int] | None:
