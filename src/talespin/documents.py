@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -51,11 +51,13 @@ __all__ = [
     "Document",
     "DocumentError",
     "Kind",
+    "check_nesting",
     "check_value",
     "child_path",
     "decode_text",
     "excerpt",
     "load_yaml",
+    "nested_values",
     "parse_document",
     "parse_text",
     "parse_with_node",
@@ -127,38 +129,61 @@ def _number_problem(value: int | float) -> str | None:
     return None
 
 
-def check_value(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> None:
-    """Refuse ``value`` with :class:`DocumentError` unless every text, number and nesting is within limits.
+def nested_values(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> Iterator[tuple[Any, str]]:
+    """Every value inside ``value`` that is neither a mapping nor a list, with its path; keys included.
 
-    Mapping keys are texts like any other. The walk keeps its own stack (no recursion), and a document
-    past the nesting limit is refused before its deeper levels are looked at.
+    The one walk over a document's nesting: it keeps its own stack (no recursion), and raises a
+    :class:`DocumentError` (``too_deep``) for a mapping or list ``limit`` levels down before looking
+    any deeper. A mapping's text keys come out as values of their own, at the path of their value:
+
+    >>> list(nested_values({"a": [1, "b"]}))
+    [('a', 'a'), ('b', 'a[1]'), (1, 'a[0]')]
+    >>> list(nested_values([[[]]], limit=2))
+    Traceback (most recent call last):
+    ...
+    talespin.documents.DocumentError: [0][0] nests more than 2 levels deep
     """
     stack: list[tuple[Any, str, int]] = [(value, path, 0)]
     while stack:
         item, here, depth = stack.pop()
+        if not isinstance(item, Mapping | list | tuple):
+            yield item, here
+        elif depth >= limit:
+            shown = here or "the document"
+            raise DocumentError(
+                f"{shown} nests more than {limit} levels deep", code="too_deep", path=here or None
+            )
+        elif isinstance(item, Mapping):
+            for key, child in item.items():
+                key_path = child_path(here, key)
+                stack.append((child, key_path, depth + 1))
+                if isinstance(key, str):
+                    stack.append((key, key_path, depth + 1))
+        else:
+            stack.extend((child, f"{here}[{index}]", depth + 1) for index, child in enumerate(item))
+
+
+def check_nesting(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> None:
+    """Refuse ``value`` with :class:`DocumentError` (``too_deep``) when it nests deeper than ``limit``."""
+    for _ in nested_values(value, path, limit=limit):
+        pass
+
+
+def check_value(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> None:
+    """Refuse ``value`` with :class:`DocumentError` unless every text, number and nesting is within limits.
+
+    Mapping keys are texts like any other. The walk is :func:`nested_values`, so a document past the
+    nesting limit is refused before its deeper levels are looked at.
+    """
+    for item, here in nested_values(value, path, limit=limit):
         problem: str | None = None
         code = ""
-        shown = here or "the document"
         if isinstance(item, str):
-            problem = _text_problem(item)
-            shown = f"{shown}: {excerpt(item)}"
-            code = "bad_text"
+            problem, code = _text_problem(item), "bad_text"
         elif isinstance(item, int | float):
-            problem = _number_problem(item)
-            shown = f"{shown}: {excerpt(item)}"
-            code = "out_of_range"
-        elif isinstance(item, Mapping | list | tuple):
-            if depth >= limit:
-                problem, code = f"nests more than {limit} levels deep", "too_deep"
-            elif isinstance(item, Mapping):
-                for key, child in item.items():
-                    key_path = child_path(here, key)
-                    stack.append((child, key_path, depth + 1))
-                    if isinstance(key, str):
-                        stack.append((key, key_path, depth + 1))
-            else:
-                stack.extend((child, f"{here}[{index}]", depth + 1) for index, child in enumerate(item))
+            problem, code = _number_problem(item), "out_of_range"
         if problem is not None:
+            shown = f"{here or 'the document'}: {excerpt(item)}"
             raise DocumentError(f"{shown} {problem}", code=code, path=here or None)
 
 

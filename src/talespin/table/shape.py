@@ -22,10 +22,9 @@ talespin.systems.errors.MalformedCommand: the command nests more than 3 levels d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from ..documents import MAX_DEPTH, DocumentError, check_value
+from ..documents import MAX_DEPTH, DocumentError, check_nesting, check_value
 from ..systems import MalformedCommand
 
 __all__ = ["MAX_DEPTH", "check_depth", "check_input"]
@@ -40,17 +39,12 @@ def check_input(value: Any, *, what: str = "command", path: str = "") -> None:
 
 
 def check_depth(value: Any, *, limit: int = MAX_DEPTH, what: str = "command") -> None:
-    """Refuse ``value`` with MalformedCommand when its objects and lists nest deeper than ``limit``."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        children: Any
-        if isinstance(item, Mapping):
-            children = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            continue
-        if depth >= limit:
-            raise MalformedCommand(f"the {what} nests more than {limit} levels deep", code="too_deep")
-        stack.extend((child, depth + 1) for child in children)
+    """Refuse ``value`` with MalformedCommand when its objects and lists nest deeper than ``limit``.
+
+    The walk is the document reader's (:func:`~talespin.documents.check_nesting`), so a command, an odds
+    query and a file share one nesting limit and one way of counting it.
+    """
+    try:
+        check_nesting(value, limit=limit)
+    except DocumentError:
+        raise MalformedCommand(f"the {what} nests more than {limit} levels deep", code="too_deep") from None
