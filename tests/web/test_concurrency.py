@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-from collections import Counter
-
 import httpx
-from web_support import Campaign, ServerProcess, bearer
+from web_support import Campaign, ServerProcess, bearer, in_threads, one_winner
 
 RACERS = 20
 ROUNDS = 5
@@ -17,34 +14,19 @@ def test_twenty_clients_racing_on_one_version_have_exactly_one_winner(server: Se
     with httpx.Client(base_url=server.url, timeout=10.0) as http:
         campaign = Campaign.create(http, "ascend")
         headers = bearer(campaign.gm_token)
+        url = f"{server.url}{campaign.base}/commands"
         winners: list[str] = []
         for round_number in range(ROUNDS):
             version = campaign.version()
-            barrier = threading.Barrier(RACERS)
-            statuses: list[int] = []
+            texts = [f"round {round_number} racer {racer}" for racer in range(RACERS)]
 
-            def race(
-                racer: int,
-                version: int = version,
-                barrier: threading.Barrier = barrier,
-                statuses: list[int] = statuses,
-                round_number: int = round_number,
-            ) -> None:
-                text = f"round {round_number} racer {racer}"
-                body = {"command": {"do": "note", "text": text}, "expected_version": version}
-                with httpx.Client(base_url=server.url, timeout=10.0) as own:
-                    barrier.wait(timeout=10)
-                    response = own.post(f"{campaign.base}/commands", json=body, headers=headers)
-                statuses.append(response.status_code)
-                if response.status_code == 200:
-                    winners.append(text)
+            def send(
+                own: httpx.Client, racer: int, version: int = version, texts: list[str] = texts
+            ) -> httpx.Response:
+                body = {"command": {"do": "note", "text": texts[racer]}, "expected_version": version}
+                return own.post(url, json=body, headers=headers)
 
-            threads = [threading.Thread(target=race, args=(n,)) for n in range(RACERS)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=30)
-            assert Counter(statuses) == {200: 1, 409: RACERS - 1}
+            winners.append(texts[one_winner(RACERS, send)])
         notes = [n["text"] for n in campaign.state()["notes"]]
         assert notes == winners and len(notes) == ROUNDS
 
@@ -74,11 +56,7 @@ def test_retrying_clients_lose_no_update(server: ServerProcess) -> None:
                 else:
                     errors.append(f"{racer}:{index} never got through")
 
-    threads = [threading.Thread(target=writer, args=(n,)) for n in range(RACERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    in_threads(RACERS, writer, timeout=60)
     assert errors == []
     with httpx.Client(base_url=server.url, timeout=10.0) as http:
         notes = [n["text"] for n in Campaign(http, campaign.id, campaign.gm_token, "", {}).state()["notes"]]

@@ -8,8 +8,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,35 @@ def free_port() -> int:
 def bearer(token: str) -> dict[str, str]:
     """The Authorization header for a token."""
     return {"Authorization": f"Bearer {token}"}
+
+
+def in_threads(count: int, work: Callable[[int], None], timeout: float = 30.0) -> None:
+    """Run ``work(0)`` … ``work(count - 1)``, each in a thread of its own, all at once; wait for every one."""
+    threads = [threading.Thread(target=work, args=(number,)) for number in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+
+
+def one_winner(racers: int, send: Callable[[httpx.Client, int], httpx.Response]) -> int:
+    """The racer whose request got 200 when ``racers`` of them sent at one moment; every other got 409.
+
+    Each racer is a thread with an HTTP client of its own, released by one barrier, and sends
+    ``send(client, racer)``: commands that all expect the same version, so exactly one can be accepted.
+    """
+    barrier = threading.Barrier(racers)
+    statuses: dict[int, int] = {}
+
+    def race(racer: int) -> None:
+        with httpx.Client(timeout=10.0) as own:
+            barrier.wait(timeout=10)
+            statuses[racer] = send(own, racer).status_code
+
+    in_threads(racers, race)
+    counted = Counter(statuses.values())
+    assert counted == {200: 1, 409: racers - 1}, counted
+    return next(racer for racer, status in statuses.items() if status == 200)
 
 
 @dataclass
