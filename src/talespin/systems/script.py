@@ -20,7 +20,7 @@ from typing import Any
 
 from ..dice import Rng, generator
 from .errors import MalformedCommand, RulesError
-from .protocol import Event, RuleSystem
+from .protocol import Event, RulesT, RuleSystem, StateT
 from .registry import get_system
 
 __all__ = ["ScriptError", "ScriptShape", "Step", "play_script"]
@@ -92,7 +92,7 @@ def _sheets(entries: Any, shape: ScriptShape, load: Callable[[str], Any] | None)
     return sheets
 
 
-def _check(script: Any, system: RuleSystem, shape: ScriptShape) -> list[Any]:
+def _check(script: Any, system: RuleSystem[StateT, RulesT], shape: ScriptShape) -> list[Any]:
     """The script's commands, once its shape, keys and system are checked."""
     if not isinstance(script, Mapping):
         raise MalformedCommand(
@@ -124,7 +124,7 @@ def _check(script: Any, system: RuleSystem, shape: ScriptShape) -> list[Any]:
 
 
 def play_script(
-    system: RuleSystem,
+    system: RuleSystem[StateT, RulesT],
     shape: ScriptShape,
     script: Any,
     rng: Rng | int,

@@ -20,12 +20,12 @@ it used), then the events it caused. The table handles its own vocabulary:
 
 Everything else goes to the rule system: ``actors(state, command)`` names every character it acts for (an
 opposed Test's defender, each step of an extended Test); a player may send it only when it owns every one of
-them, the GM for anyone; a command with no actor is the GM's, except
-``add_character``, by which anyone brings in a character (and owns it). A command carrying
+them, the GM for anyone; a command with no actor is the GM's, except the system's ``joins``
+(``add_character``), by which anyone brings in a character (and owns it). A command carrying
 ``"visibility": "gm"`` anywhere (a blind roll, a GM-only Trigger) is the GM's too.
 
 ``start_scene`` draws a new seed before the system sees the command; ``end_scene`` reveals it after. For a
-system without scenes in its rules (:data:`TABLE_SCENES`), the table handles both itself.
+system without scenes in its rules (its ``scenes`` is false), the table handles both itself.
 
 Every server roll mixes the open seed with the *nonce* the rolling client sent with its command (a fresh
 random hex string, see :class:`~.fairness.HmacRng`); a command sent without one gets one from the server,
@@ -50,11 +50,9 @@ from .ledger import BLIND_REVEAL, PHYSICAL_DICE, Entry, Ledger, is_secret
 from .shape import check_depth
 
 __all__ = [
-    "ADD_CHARACTER",
     "MAX_NOTE",
     "NONCE",
     "TABLE_COMMANDS",
-    "TABLE_SCENES",
     "decide",
     "first_events",
     "rotate_seed",
@@ -65,10 +63,6 @@ TABLE_COMMANDS: Final = frozenset(
     {"undo", "note", "reveal_seed", "set_physical_dice", "reveal", "set_blind_reveal"}
 )
 """Commands the table handles itself, for every system."""
-TABLE_SCENES: Final = frozenset({"ascend"})
-"""Systems whose rules have no scenes: the table handles ``start_scene``/``end_scene`` for them."""
-ADD_CHARACTER: Final = frozenset({"add_character", "add_hero"})
-"""The commands by which a character enters the campaign."""
 MAX_NOTE: Final = 4000
 """The longest note, in characters."""
 
@@ -156,7 +150,7 @@ def decide(
     do = command["do"]
     if is_secret(command):
         _require_gm(viewer, 'send anything with "visibility": "gm" (blind rolls, GM-only Triggers and notes)')
-    if do in TABLE_COMMANDS or (do in {"start_scene", "end_scene"} and ledger.system_name in TABLE_SCENES):
+    if do in TABLE_COMMANDS or (do in {"start_scene", "end_scene"} and not ledger.system.scenes):
         return _decide_table(ledger, viewer, command, draw_seed)
     return _decide_system(
         ledger, viewer, command, draw_seed, (nonce, "client") if nonce else (make_nonce(), "server")
@@ -311,7 +305,7 @@ def _decide_system(
     do = command["do"]
     acting = system.actors(ledger.state, command)
     actor = min(acting) if len(acting) == 1 else _first_named(command, acting)
-    if do not in ADD_CHARACTER:
+    if do not in system.joins:
         if not acting:
             _require_gm(viewer, f"send {do!r}")
         elif not viewer.is_gm:

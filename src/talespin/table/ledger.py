@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..store.port import StoredEvent
-from ..systems import Event, RuleSystem, Visibility, get_system
+from ..systems import AnySystem, Event, SystemState, Visibility, get_system
 from .chain import Heads
 from .log import Log
 from .placeholders import BLIND_EVENTS, BLIND_REVEALED, BLIND_SEED, STAND_INS
-from .release import Release
+from .release import NotStarted, Release
 
 __all__ = [
     "BLIND_REVEAL",
@@ -151,7 +151,7 @@ class Ledger:
     system_name: str = ""
     variant: Mapping[str, Any] = field(default_factory=dict)
     version: int = 0
-    state: Any = None
+    state: SystemState = field(default_factory=NotStarted)
     log: Log = field(default_factory=Log)
     entries: list[Entry] = field(default_factory=list)
     players: dict[str, str] = field(default_factory=dict)
@@ -168,14 +168,14 @@ class Ledger:
     removed: set[str] = field(default_factory=set)
     invite_hash: str | None = None
     """The hash of the newest renewed invite (``None``: the one made with the campaign is in force)."""
-    checkpoints: list[tuple[int, Any]] = field(default_factory=list)
+    checkpoints: list[tuple[int, SystemState]] = field(default_factory=list)
     """``(version, state)``: the game state after every event up to ``version``, oldest first."""
     _settings: list[tuple[int, str]] = field(default_factory=list)
     blind_reveal: str = BLIND_REVEAL[0]
     """When blind rolls are revealed: by the GM's ``reveal`` only, or also at every scene's end."""
     _reveal_settings: list[tuple[int, str]] = field(default_factory=list)
     _seatings: list[Entry | StoredEvent] = field(default_factory=list)
-    _system: RuleSystem | None = None
+    _system: AnySystem | None = None
     release: Release = field(default_factory=Release)
     """What the players have been shown: blind rolls and what followed them held until revealed."""
     streams: dict[str, Any] = field(default_factory=dict)
@@ -184,7 +184,7 @@ class Ledger:
     """Every blind roll's seed, by its number."""
 
     @property
-    def system(self) -> RuleSystem:
+    def system(self) -> AnySystem:
         """The campaign's rule system."""
         if self._system is None or self._system.name != self.system_name:
             self._system = get_system(self.system_name)
@@ -245,9 +245,8 @@ class Ledger:
         if data.get("nonce") is not None and data.get("seed_number") is not None:
             self._nonces.add((int(data["seed_number"]), str(data["nonce"])))
 
-    @staticmethod
-    def _adds_character(entry: Entry) -> bool:
-        return entry.command.get("do") in {"add_character", "add_hero"} and isinstance(
+    def _adds_character(self, entry: Entry) -> bool:
+        return entry.command.get("do") in self.system.joins and isinstance(
             entry.command.get("sheet"), Mapping
         )
 

@@ -35,13 +35,22 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..store.port import StoredEvent
-from ..systems import Event, get_system
+from ..systems import Event, RulesData, SystemState, get_system
 from .placeholders import BLIND_MADE, BLIND_REVEALED, WITHHELD
 
-__all__ = ["FREE_WHILE_HELD", "Release", "Shown"]
+__all__ = ["FREE_WHILE_HELD", "NotStarted", "Release", "Shown"]
 
 FREE_WHILE_HELD: Final = frozenset({"note", "reveal"})
 """Table commands never held back behind a blind roll: they cause nothing a blind roll could change."""
+
+
+class NotStarted:
+    """The game state of a log that has no ``CampaignCreated`` yet: there are no rules to read."""
+
+    @property
+    def rules(self) -> RulesData:
+        """Always refused: a campaign's state begins with its ``CampaignCreated``."""
+        raise LookupError("the campaign has no state before its CampaignCreated event")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +76,7 @@ class Release:
     system_name: str = ""
     variant: dict[str, Any] = field(default_factory=dict)
     shown: list[Shown] = field(default_factory=list)
-    state: Any = None
+    state: SystemState = field(default_factory=NotStarted)
     """The game state as the players know it."""
     held_blind: list[int] = field(default_factory=list)
     """Entry versions of blind rolls not yet revealed, oldest first."""
@@ -222,7 +231,7 @@ class Release:
         for stored, of in released:
             self._show(Shown(at, stored, of, revealed=of in self.revealed_blind), table_events)
 
-    def _evolve(self, state: Any, stored: StoredEvent) -> Any:
+    def _evolve(self, state: SystemState, stored: StoredEvent) -> SystemState:
         event = Event(stored.type, dict(stored.data), "gm" if stored.visibility == "gm" else "public")
         return get_system(self.system_name).evolve(state, event)
 

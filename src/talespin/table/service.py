@@ -44,7 +44,7 @@ from ..store.port import (
     UnknownCampaign,
     VersionConflict,
 )
-from ..systems import MalformedCommand, get_system
+from ..systems import MalformedCommand, get_system, system_names
 from .auth import Viewer, hash_token, new_id, new_token, token_matches
 from .commands import decide, first_events, server_nonce
 from .errors import CampaignNotFound, Forbidden, StaleVersion, Unauthorized
@@ -239,7 +239,8 @@ class TableService:
         """A new campaign of ``system`` (a name or alias); the GM and invite tokens are returned once."""
         name = _name(name, "name")
         if not isinstance(system, str):
-            raise MalformedCommand("system must be a string such as 'ii' or 'ascend'", path="system")
+            names = ", ".join(system_names())
+            raise MalformedCommand(f"system must be a string, one of: {names} (or an alias)", path="system")
         canonical = get_system(system).name
         variant = {} if variant is None else variant
         if not isinstance(variant, Mapping):
@@ -494,6 +495,16 @@ class TableService:
     def locked(self, campaign_id: str) -> threading.Lock:
         """The lock serialising a campaign's commands."""
         return self._campaign(campaign_id).lock
+
+    def validate_sheet(self, campaign_id: str, viewer: Viewer, sheet: Any) -> dict[str, Any]:
+        """A sheet checked against this campaign's rules, its variant included: what ``add_character``
+        would say of it (``{"valid", "cost", "errors"}``)."""
+        check_input(sheet, what="sheet")
+        self.refresh(campaign_id)
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            system, rules = campaign.ledger.system, campaign.ledger.state.rules
+        return system.validate_sheet(sheet, rules)
 
     def odds(self, campaign_id: str, viewer: Viewer, query: Any) -> dict[str, Any]:
         """The odds for a query on the state as ``viewer`` knows it (a player's lacks held blind rolls)."""

@@ -18,11 +18,12 @@ from typing import Any
 
 from ..documents import Document, DocumentError, Kind, read_source
 from ..systems import MalformedCommand, RuleSystem
+from ..systems.protocol import RulesT, StateT
 
 __all__ = ["read_sheet_text", "sheet_verdict"]
 
 
-def sheet_verdict(system: RuleSystem, document: Document) -> dict[str, Any]:
+def sheet_verdict(system: RuleSystem[StateT, RulesT], document: Document) -> dict[str, Any]:
     """``{"valid", "cost", "errors"}`` of a parsed sheet, its repeated keys counted where a rule forbids."""
     verdict = system.validate_sheet(document.data)
     repeated: Callable[[list[str]], list[dict[str, Any]]] | None = getattr(
@@ -35,7 +36,7 @@ def sheet_verdict(system: RuleSystem, document: Document) -> dict[str, Any]:
 
 
 def read_sheet_text(
-    system: RuleSystem, text: str, kind: Kind = "yaml", name: Path | str = "the sheet"
+    system: RuleSystem[StateT, RulesT], text: str, kind: Kind = "yaml", name: Path | str = "the sheet"
 ) -> dict[str, Any]:
     """The verdict on a sheet's text plus ``"sheet"``, its data; unreadable text is a MalformedCommand.
 

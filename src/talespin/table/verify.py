@@ -315,7 +315,7 @@ def _actor(ledger: Ledger, command: Mapping[str, Any], by: str, entry: list[Stor
     named = {e.actor for e in entry if e.type not in TABLE_EVENTS or e.type == "CommandIssued"}
     if any(name is not None and name not in acting for name in named):
         return f"its events name a character the command does not act for ({sorted(acting)})"
-    adds = command.get("do") in {"add_character", "add_hero"}
+    adds = command.get("do") in ledger.system.joins
     if by != "gm" and not adds and any(ledger.owner_of(name) != by for name in acting):
         return f"{sorted(acting)} are not all characters of its author"
     return None

@@ -6,7 +6,8 @@ GM-only Trigger or note never reaches a player in any form, not even as a gap in
 and everything after it is held back and stood in for until the GM reveals it (:mod:`.release`). A whisper
 (:mod:`.talk`) reaches the GM and the one player it is with, no one else. The state comes from the system's
 ``view(state, role)`` of the state the viewer knows (a player's: what was released to it), wrapped with
-the table's own facts (players, owners, notes, seeds, what undo would undo, what is pending).
+the table's own facts (players, owners, notes, seeds, what undo would undo, what is pending) and the
+commands the viewer may send now (``legal``, :mod:`.legal`).
 
 Each role's events form a hash chain (:mod:`.chain`): every event a viewer receives carries ``prev`` and
 ``head``, and the state carries the ``head`` of the viewer's chain, so a client can keep what it was shown.
@@ -23,6 +24,7 @@ from ..systems import Role
 from .auth import Viewer
 from .chain import Heads
 from .ledger import Ledger
+from .legal import legal_json
 from .stream import stream
 from .talk import WHISPER
 
@@ -162,6 +164,7 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
             for s in sorted(ledger.seeds.values(), key=lambda s: s.number)
         ],
         "undoable": undoable.version if undoable is not None and viewer.is_gm else None,
+        "legal": legal_json(ledger, viewer),
     }
 
 

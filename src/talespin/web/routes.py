@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..documents import DocumentError, read_source
 from ..store.port import ChangeFeed
-from ..systems import MalformedCommand, get_system, system_names
+from ..systems import MalformedCommand, entries, get_system, system_names
 from ..table import TableService, Viewer
 from ..table.shape import check_input
 from ..table.sheet_text import read_sheet_text
@@ -54,9 +54,9 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
         return JSONResponse(body, status_code=503 if status == "degraded" else 200)
 
     @router.get("/api/systems", tags=["meta"])
-    def systems() -> dict[str, list[str]]:
-        """The rule systems a campaign may use."""
-        return {"systems": system_names()}
+    def systems() -> dict[str, Any]:
+        """The rule systems a campaign may use, and (``registry``) each one's aliases and label."""
+        return {"systems": system_names(), "registry": [entry.to_json() for entry in entries()]}
 
     @router.post("/api/campaigns", status_code=201, tags=["campaigns"])
     def create_campaign(body: NewCampaign) -> dict[str, Any]:
@@ -107,6 +107,17 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
     ) -> dict[str, Any]:
         """The system's odds for a query (see docs/state-views.md) against the current state."""
         return odds_with_advice(service, campaign_id, viewer(campaign_id, credentials), query)
+
+    @router.post("/api/campaigns/{campaign_id}/validate", tags=["table"])
+    def validate_for_campaign(
+        campaign_id: CampaignId, body: SheetRequest, credentials: Credentials
+    ) -> dict[str, Any]:
+        """A sheet checked against this campaign's rules, variant included: ``{"valid", "cost", "errors"}``.
+
+        The same verdict ``add_character`` reaches, so the sheet editor never approves a sheet the campaign
+        will refuse.
+        """
+        return service.validate_sheet(campaign_id, viewer(campaign_id, credentials), body.sheet)
 
     @router.post("/api/systems/{system}/validate", tags=["meta"])
     def validate(system: Annotated[str, PathParam(max_length=64)], body: SheetRequest) -> dict[str, Any]:

@@ -10,10 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import Rng
-from ..protocol import Command, Event, Role
+from ..protocol import Command, Event, Role, RuleSystem
+from ..registry import registered
 from .decide import decide
+from .legal import legal_commands
 from .odds import answer
 from .rule_ids import HERO_2
+from .rules import Rules, load_rules
 from .sheet import check_hero
 from .state import AscendState, evolve, new_state
 from .view import actors, redact, view
@@ -24,8 +27,15 @@ __all__ = ["SYSTEM", "AscendSystem"]
 class AscendSystem:
     """The rules of Ascend as pure functions over frozen :class:`~.state.AscendState`."""
 
-    name = "ascend"
-    aliases: tuple[str, ...] = ("cn-ascend",)
+    name = registered(__package__).name
+    aliases = registered(__package__).aliases
+    label = registered(__package__).label
+    scenes = False
+    joins = frozenset({"add_character", "add_hero"})
+
+    def rules(self, variant: Mapping[str, Any] | None = None) -> Rules:
+        """The rules data with ``variant`` laid over the shipped rules (see :func:`.rules.load_rules`)."""
+        return load_rules(variant)
 
     def new_state(self, setup: Mapping[str, Any]) -> AscendState:
         """The starting state from ``{"variant": {...}, "heroes": [sheets]}``."""
@@ -51,9 +61,14 @@ class AscendSystem:
         """Every hero a command acts for; empty for the Storyteller's commands."""
         return actors(state, command)
 
-    def validate_sheet(self, sheet: Any) -> dict[str, Any]:
-        """``{"valid", "cost": None, "errors": [{"rule", "path", "message"}]}`` (no cost in Ascend)."""
-        errors = check_hero(sheet)
+    def legal_commands(self, state: AscendState, role: Role) -> list[dict[str, Any]]:
+        """See :func:`.legal.legal_commands`."""
+        return legal_commands(state, role)
+
+    def validate_sheet(self, sheet: object, rules: Rules | None = None) -> dict[str, Any]:
+        """``{"valid", "cost": None, "errors": [{"rule", "path", "message"}]}`` under ``rules`` (no cost in
+        Ascend); the shipped rules by default."""
+        errors = check_hero(sheet, rules)
         return {"valid": not errors, "cost": None, "errors": errors}
 
     def repeated_key_errors(self, paths: list[str]) -> list[dict[str, Any]]:
@@ -66,5 +81,5 @@ class AscendSystem:
         return answer(state, query)
 
 
-SYSTEM = AscendSystem()
-"""The one instance the registry hands out."""
+SYSTEM: RuleSystem[AscendState, Rules] = AscendSystem()
+"""The one instance the registry hands out (mypy checks it against the protocol)."""

@@ -7,11 +7,13 @@ from typing import Any
 
 from ...dice import Rng
 from ..errors import MalformedCommand
-from ..protocol import Command, Event, Role
+from ..protocol import Command, Event, Role, RuleSystem
+from ..registry import registered
 from .decide import actors, decide
 from .evolve import evolve
+from .legal import legal_commands
 from .odds import odds
-from .rules import load_rules
+from .rules import Rules, load_rules
 from .sheet import sheet_cost
 from .sheet_checks import check_sheet
 from .state import GameState
@@ -47,22 +49,29 @@ class _NoDice:
 class IncitingIncident:
     """Inciting Incident: pure functions over :class:`~.state.GameState`."""
 
-    name = "inciting-incident"
-    aliases: tuple[str, ...] = ("ii", "inciting_incident")
+    name = registered(__package__).name
+    aliases = registered(__package__).aliases
+    label = registered(__package__).label
+    scenes = True
+    joins = frozenset({"add_character"})
+
+    def rules(self, variant: Mapping[str, Any] | None = None) -> Rules:
+        """The rules data with ``variant`` laid over the shipped rules (see :func:`.rules.load_rules`)."""
+        return load_rules(variant or {})
 
     def new_state(self, setup: Mapping[str, Any]) -> GameState:
         """See :func:`new_state`."""
         return new_state(setup)
 
-    def decide(self, state: Any, command: Command, rng: Rng | int) -> list[Event]:
+    def decide(self, state: GameState, command: Command, rng: Rng | int) -> list[Event]:
         """See :func:`.decide.decide`."""
         return decide(state, command, rng)
 
-    def evolve(self, state: Any, event: Event) -> GameState:
+    def evolve(self, state: GameState, event: Event) -> GameState:
         """See :func:`.evolve.evolve`."""
         return evolve(state, event)
 
-    def view(self, state: Any, role: Role) -> dict[str, Any]:
+    def view(self, state: GameState, role: Role) -> dict[str, Any]:
         """See :func:`.view.view`."""
         return view(state, role)
 
@@ -74,17 +83,22 @@ class IncitingIncident:
         """See :func:`.decide.actors`."""
         return actors(state, command)
 
-    def validate_sheet(self, sheet: Any, variant: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """``{"valid", "cost", "errors"}`` for a character sheet (II-CHAR-7: every broken rule at once)."""
-        rules = load_rules(variant or {})
+    def legal_commands(self, state: GameState, role: Role) -> list[dict[str, Any]]:
+        """See :func:`.legal.legal_commands`."""
+        return legal_commands(state, role)
+
+    def validate_sheet(self, sheet: object, rules: Rules | None = None) -> dict[str, Any]:
+        """``{"valid", "cost", "errors"}`` for a character sheet under ``rules`` (II-CHAR-7: every broken
+        rule at once); the shipped rules by default."""
+        rules = rules or load_rules({})
         parsed, errors = check_sheet(sheet, rules)
         cost = sheet_cost(parsed, rules) if parsed is not None and not errors else None
         return {"valid": not errors, "cost": cost, "errors": [e.to_json() for e in errors]}
 
-    def odds(self, state: Any, query: Mapping[str, Any]) -> dict[str, Any]:
+    def odds(self, state: GameState, query: Mapping[str, Any]) -> dict[str, Any]:
         """See :func:`.odds.odds`."""
         return odds(state, query)
 
 
-SYSTEM = IncitingIncident()
-"""The one instance the registry returns for ``get_system("ii")``."""
+SYSTEM: RuleSystem[GameState, Rules] = IncitingIncident()
+"""The one instance the registry returns for ``get_system("ii")`` (mypy checks it against the protocol)."""
