@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from string import Formatter
 from typing import Any, Final
 
 __all__ = ["dice_words", "escape", "recap_markdown", "sentence"]
@@ -122,10 +123,20 @@ def _cause(d: Mapping[str, Any]) -> str:
     return f" ({_words(why)})" if why else ""
 
 
+def _say(template: str) -> Callable[[Mapping[str, Any]], str]:
+    """The sentence of an event that only names its fields: each ``{field}`` of ``template`` in words.
+
+    >>> _say("{character} took a wound ({wounds})")({"character": "Ada*", "wounds": 2})
+    'Ada\\\\* took a wound (2)'
+    """
+    fields = [name for _, name, _, _ in Formatter().parse(template) if name]
+    return lambda d: template.format_map({name: _words(d.get(name)) for name in fields})
+
+
 _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
     "CharacterAdded": lambda d: f"{_words(_map(d.get('sheet')).get('name'))} joined the story",
-    "HeroAdded": lambda d: f"{_words(d.get('hero'))} joined the story",
-    "CharacterChanged": lambda d: f"{_words(d.get('character'))} changed their sheet",
+    "HeroAdded": _say("{hero} joined the story"),
+    "CharacterChanged": _say("{character} changed their sheet"),
     "TriggerAdded": lambda d: (
         f"Trigger at {_words(d.get('at'))}"
         + (f" (every {_words(d.get('every'))})" if d.get("every") else "")
@@ -135,7 +146,7 @@ _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
         f"Trigger fired at {_words(d.get('value'))}: “{_words(d.get('text'))}”"
         + (f", it falls on {_words(d.get('affects') or d.get('character'))}" if d.get("affects") else "")
     ),
-    "TriggerRearmed": lambda d: f"Trigger {_words(d.get('trigger'))} re-armed",
+    "TriggerRearmed": _say("Trigger {trigger} re-armed"),
     "CrisisRaised": lambda d: (
         f"Crisis rose by {_words(d.get('amount'))} to **{_words(d.get('crisis'))}**{_cause(d)}"
     ),
@@ -152,8 +163,8 @@ _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
         f"{_words(d.get('character'))} faced the Simple Obstacle"
         + (" and passed without rolling" if d.get("choice") == "auto" else "")
     ),
-    "ObstaclePassed": lambda d: "The obstacle was passed",
-    "SceneEnded": lambda d: "The scene ended",
+    "ObstaclePassed": _say("The obstacle was passed"),
+    "SceneEnded": _say("The scene ended"),
     "ComplexObstacleSet": lambda d: (
         f"A Complex Obstacle: Obstruction {_words(d.get('obstruction'))}, "
         f"{_count(d.get('attempts'), 'Decisive attempt', 'Decisive attempts')}"
@@ -162,12 +173,12 @@ _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
         f"{_words(d.get('character'))} took a Regular Action"
         + (f" with {_words(d.get('talent'))}" if d.get("talent") else " (automatic)")
     ),
-    "ObstructionReduced": lambda d: f"Obstruction fell to **{_words(d.get('obstruction'))}**",
+    "ObstructionReduced": _say("Obstruction fell to **{obstruction}**"),
     "DecisiveActionTaken": lambda d: (
         f"{_words(d.get('character'))} took a Decisive Action{_outcome(d)}, "
         f"{_count(d.get('attempts_left'), 'attempt', 'attempts')} left"
     ),
-    "ObstacleBeaten": lambda d: "The obstacle was beaten",
+    "ObstacleBeaten": _say("The obstacle was beaten"),
     "TalentRolled": _talent_roll,
     "AbilityRolled": _talent_roll,
     "BlindRollMade": lambda d: (
@@ -179,24 +190,24 @@ _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
         + (f" for {_words(d.get('actor'))}" if d.get("actor") else "")
         + ": its outcome comes with the reveal of the blind roll before it"
     ),
-    "BlindRollRevealed": lambda d: f"Blind roll #{_words(d.get('blind'))} revealed",
+    "BlindRollRevealed": _say("Blind roll #{blind} revealed"),
     "TestRolled": _test,
-    "SkillUsed": lambda d: f"{_words(d.get('character'))} used {_words(d.get('skill'))}",
-    "SkillPrepared": lambda d: f"{_words(d.get('character'))} readied {_words(d.get('skill'))}",
+    "SkillUsed": _say("{character} used {skill}"),
+    "SkillPrepared": _say("{character} readied {skill}"),
     "SkillRecreated": lambda d: (
         f"{_words(d.get('character'))} {'recreated' if d.get('success') else 'failed to recreate'} "
         f"{_words(d.get('skill'))}"
     ),
-    "ConflictStarted": lambda d: f"A conflict began against {_words(d.get('enemies'))}",
-    "RoundStarted": lambda d: f"Round {_words(d.get('round'))} began",
+    "ConflictStarted": _say("A conflict began against {enemies}"),
+    "RoundStarted": _say("Round {round} began"),
     "AttackMade": lambda d: (
         f"{_words(d.get('attacker'))} attacked {_words(d.get('target'))}"
         + (" (Decisive)" if d.get("decisive") else "")
     ),
-    "FlowShifted": lambda d: f"The Flow of Battle moved to {_words(d.get('flow'))}",
-    "WoundTaken": lambda d: f"{_words(d.get('character'))} took a wound ({_words(d.get('wounds'))})",
-    "TakenOut": lambda d: f"{_words(d.get('character'))} was taken out",
-    "SideYielded": lambda d: f"The {_words(d.get('side'))} yielded",
+    "FlowShifted": _say("The Flow of Battle moved to {flow}"),
+    "WoundTaken": _say("{character} took a wound ({wounds})"),
+    "TakenOut": _say("{character} was taken out"),
+    "SideYielded": _say("The {side} yielded"),
     "ConflictEnded": lambda d: (
         "The conflict ended" + (f": the {_words(d.get('winner'))} won" if d.get("winner") else "")
     ),
@@ -208,14 +219,14 @@ _SENTENCES: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
         f"**{_words(d.get('winning_hero') or d.get('winner'))}** won, "
         f"{_words(d.get('attacker_successes'))} to {_words(d.get('defender_successes'))}"
     ),
-    "ExtendedTestStarted": lambda d: f"An extended Test began: goal {_words(d.get('goal'))} successes",
+    "ExtendedTestStarted": _say("An extended Test began: goal {goal} successes"),
     "ExtendedTestEnded": lambda d: (
         f"The extended Test ended: {_words(d.get('successes'))}/{_words(d.get('goal'))} successes"
         + (", goal reached" if d.get("reached") else ", goal not reached")
     ),
-    "NarrationAwarded": lambda d: f"{_words(d.get('hero'))} was awarded exceptional narration",
-    "NarrationRequested": lambda d: f"{_words(d.get('hero'))} asked for exceptional narration",
-    "NoteAdded": lambda d: f"Note: {_words(d.get('text'))}",
+    "NarrationAwarded": _say("{hero} was awarded exceptional narration"),
+    "NarrationRequested": _say("{hero} asked for exceptional narration"),
+    "NoteAdded": _say("Note: {text}"),
     "SettingChanged": lambda d: (
         "From now on only the GM enters physical dice"
         if d.get("physical_dice") == "gm"
