@@ -11,8 +11,13 @@ aftermath is counted and none is merged with the next.
 * ``table_cpu_per_command_with_5_pages``: the same with the GM's page and the four players' pages open in
   headless Chromium (Playwright, ``/usr/bin/chromium``), each holding its WebSocket and doing after every
   live event whatever the shipped page does (today: re-fetch the state and ask for the odds of its Test).
-  The pages are the real ones, so the figure follows the page as it changes.
+  The pages are the real ones, so the figure follows the page as it changes: they now get the state over
+  the WebSocket with each event and ask for odds only when the Test or the hero's sheet changes.
 * ``table_pages_vs_no_pages``: the second over the first (target ≤ 2).
+* ``page_ready_10k_events``: seconds from opening the GM's page of a 10,000-event campaign (written into the
+  server's SQLite file beforehand, ``tests/browser/long_campaign.py``) until it is usable: the newest
+  version and entry shown, the Roll button enabled, the Test's odds in (median of 3, after one warm-up load
+  that also has the server read the campaign; target < 1 s).
 
 Skipped, and saying so, where Chromium is missing.
 """
@@ -20,6 +25,9 @@ Skipped, and saying so, where Chromium is missing.
 from __future__ import annotations
 
 import os
+import statistics
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +44,12 @@ COMMANDS_ALONE = 40
 """More commands without pages: each costs a few ms, and ``/proc`` counts CPU time in 10 ms ticks."""
 PLAYERS = 4
 HEROES = ["Susan", "Ann", "Bo", "Cyra", "Dov"]
+BROWSER_TESTS = Path(__file__).resolve().parents[1] / "tests" / "browser"
+READY = """v => document.querySelector('#version')?.textContent === v
+  && !document.querySelector('#roll-test')?.disabled
+  && /last word/.test(document.querySelector('#log > li')?.textContent ?? '')
+  && /d10/.test(document.querySelector('#test-odds')?.textContent ?? '')"""
+"""The GM's page is ready: the newest version, the newest entry, the Roll button usable, the odds in."""
 HERO = {
     "skills": {"Athletics": 3},
     "convictions": {"Protect the weak": 4},
@@ -122,6 +136,27 @@ def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: 
     return (server.cpu_seconds() - started) / commands
 
 
+def _page_ready(browser: Any) -> float:
+    """Median seconds until the GM's page of a 10,000-event campaign is usable (see the module's doc)."""
+    sys.path.insert(0, str(BROWSER_TESTS))
+    from long_campaign import build  # noqa: PLC0415 - the browser tests' campaign builder
+    from serving import serving  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory(prefix="talespin-bench-long-") as folder:
+        campaign = build(Path(folder) / "talespin.db", events=10_000)
+        with serving(Path(folder)) as url:
+            times = []
+            for _ in range(4):
+                context = browser.new_context()
+                page = context.new_page()
+                started = time.perf_counter()
+                page.goto(url + campaign.gm_link)
+                page.wait_for_function(READY, arg=str(campaign.version), timeout=SETTLE_LIMIT * 1000)
+                times.append(time.perf_counter() - started)
+                context.close()
+    return statistics.median(times[1:])
+
+
 def run() -> dict[str, Figure]:
     """Measure the command alone, then with five pages open, on one server."""
     if not CHROMIUM.exists():
@@ -142,6 +177,7 @@ def run() -> dict[str, Figure]:
                     page.goto(server.url + link)
                     pages.append(page)
                 with_pages = _cpu_per_command(server, table, pages, COMMANDS)
+                ready = _page_ready(browser)
             finally:
                 browser.close()
         table.http.close()
@@ -152,6 +188,7 @@ def run() -> dict[str, Figure]:
         "table_cpu_per_command": round(alone, 5),
         "table_cpu_per_command_with_5_pages": round(with_pages, 5),
         "table_pages_vs_no_pages": round(with_pages / alone, 2),
+        "page_ready_10k_events": round(ready, 3),
     }
 
 

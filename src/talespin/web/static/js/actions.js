@@ -6,7 +6,7 @@ import { adviceNote, costBadge } from "./advice.js";
 import { distributionChart } from "./chart.js";
 import { resultPanel, showResult } from "./result.js";
 import { mountRolls } from "./rolls.js";
-import { fill, h, num, parseFaces, pct } from "./ui.js";
+import { changeGate, fill, h, num, parseFaces, pct } from "./ui.js";
 
 const SITUATION_WORDS = {
   simple_obstacle: "Simple Obstacle",
@@ -46,6 +46,8 @@ export function mountActions(root, ctx) {
   let chosen = null;
   let lastOdds = null;
   let seq = 0;
+  // The odds are asked for again only when the query or the view it is asked of changes (not on every event).
+  const asked = changeGate();
   const actorSel = h("select", { id: "actor", "aria-label": "Acting character" });
   const adv = h("input", { id: "advantage", type: "number", min: 0, value: "0", inputmode: "numeric" });
   const dis = h("input", { id: "disadvantage", type: "number", min: 0, value: "0", inputmode: "numeric" });
@@ -196,6 +198,7 @@ export function mountActions(root, ctx) {
     rolls.refresh();
     const character = actorSel.value;
     if (!character) {
+      asked.forget();
       fill(
         list,
         h(
@@ -208,13 +211,13 @@ export function mountActions(root, ctx) {
     }
     const scene = ctx.view?.scene;
     if (!scene) {
+      asked.forget();
       heading.textContent = "Actions";
       fill(list, h("p.muted", { id: "no-actions" }, "No scene in play: nothing to roll for yet."));
       fill(chart);
       settleFocus();
       return;
     }
-    const mine = ++seq;
     const query = { character };
     if (Number(adv.value) > 0) query.advantage = Number(adv.value);
     if (Number(dis.value) > 0) query.disadvantage = Number(dis.value);
@@ -225,6 +228,12 @@ export function mountActions(root, ctx) {
       query.target = targetSel.value;
       query.ability = abilitySel.value;
     }
+    if (!asked.fresh([query, ctx.view])) {
+      // Nothing the odds depend on changed: the choices on screen stand (and keep their focus).
+      pendingFocus = null;
+      return;
+    }
+    const mine = ++seq;
     try {
       const odds = await ctx.table.odds(query);
       if (mine !== seq) return;
@@ -246,6 +255,7 @@ export function mountActions(root, ctx) {
       show(odds);
     } catch (err) {
       if (mine !== seq) return;
+      asked.forget();
       lastOdds = null;
       fill(
         list,

@@ -58,6 +58,8 @@ export function freshNonce() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+const PAGE = 500; // the most versions one `events` answer covers (the server's MAX_EVENTS_PAGE)
+
 /** A client bound to one campaign and one token. */
 export class Table {
   constructor(campaignId, token) {
@@ -77,6 +79,25 @@ export class Table {
       events.push(...page.events);
     }
     return { ...page, events };
+  }
+  /**
+   * The events of versions `after`+1 … `before` (to the newest when `before` is null), a page of at most
+   * PAGE versions at a time: how the page reads the recent part of a long log, then earlier parts on demand.
+   */
+  async eventsBetween(after, before = null) {
+    const events = [];
+    let at = Math.max(0, after);
+    for (;;) {
+      const limit = before === null ? PAGE : Math.min(PAGE, before - at);
+      if (limit <= 0) break;
+      const page = await request("GET", `${this.base}/events?after=${at}&limit=${limit}`, {
+        token: this.token,
+      });
+      events.push(...page.events);
+      if (page.next === null || page.next === undefined) break;
+      at = page.next;
+    }
+    return events;
   }
   odds(query) {
     return request("POST", `${this.base}/odds`, { token: this.token, body: query });
@@ -147,7 +168,7 @@ export class Table {
   }
   socketUrl(after) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams({ token: this.token, after: String(after), presence: "1" });
+    const q = new URLSearchParams({ token: this.token, after: String(after), presence: "1", state: "1" });
     return `${scheme}://${location.host}${this.base}/ws?${q}`;
   }
 }

@@ -5,9 +5,10 @@
 import { distributionChart } from "./chart.js";
 import { mountDefender } from "./opposed.js";
 import { resultPanel, showResult } from "./result.js";
-import { fill, h, parseFaces, pct } from "./ui.js";
+import { changeGate, fill, h, parseFaces, pct } from "./ui.js";
 
 const NONE = "";
+const TOP = 8; // the advice rows shown: the server answers these and the chosen pool's row, not all of them
 
 function options(entries, noneLabel) {
   return [
@@ -21,6 +22,10 @@ export function mountAscend(root, ctx) {
   let heroes = [];
   let advice = null;
   let seq = 0;
+  // Advice is asked for again only when the Test asked about, the hero's sheet or the extended Test changes;
+  // the opposed odds only when either side's numbers do (never merely because an event arrived).
+  const asked = changeGate();
+  const opposedAsked = changeGate();
   let controlled = new Set(); // the heroes this page acts for
   let pending = null; // an opposed Test waiting for its defender (AS-OPP-1)
   let defending = false; // … and this page controls that defender
@@ -225,21 +230,44 @@ export function mountAscend(root, ctx) {
       return kinds.length > 1 ? { [i.dataset.kind.replace(/s$/, "")]: i.value } : i.value;
     });
 
-  async function load() {
+  /** The Dice Pool chosen now, as the advice query's `current` names it. */
+  const chosenPool = () => ({
+    trait: traitSel.value || null,
+    background: bgSel.value || null,
+    aid: aidSel.value || null,
+    invoke: invokes().sort(),
+  });
+
+  /**
+   * The advice for the Test as built: the best TOP pools and the chosen one (AS-ODDS-3). Asked for when
+   * what it depends on changed, or `again` when the chosen pool is not among the rows already here.
+   */
+  async function load({ again = false } = {}) {
     if (!heroSel.value || !testedSel.value) {
+      asked.forget();
+      advice = null;
       fill(adviceEl, h("p.muted", "Add a hero with a Skill or Conviction to build a Test."));
       fill(current);
       return;
     }
+    const q = query();
+    const hero = heroes.find((x) => (x.sheet || x).name === heroSel.value) || null;
+    if (!asked.fresh([q, hero, view.extended, view.rules_version]) && !again) {
+      showOpposed();
+      return;
+    }
     const mine = ++seq;
+    const pool = chosenPool();
     try {
-      const res = await ctx.table.odds(query());
+      const res = await ctx.table.odds({ ...q, top: TOP, current: pool });
       if (mine !== seq) return;
-      advice = res;
+      advice = { ...res, asked: JSON.stringify(pool) };
       showAdvice();
       showCurrent();
     } catch (err) {
-      if (mine === seq) fill(adviceEl, h("p.muted", `Advice unavailable: ${err.message}`));
+      if (mine !== seq) return;
+      asked.forget();
+      fill(adviceEl, h("p.muted", `Advice unavailable: ${err.message}`));
     }
   }
 
@@ -255,7 +283,7 @@ export function mountAscend(root, ctx) {
   }
 
   function showAdvice() {
-    const rows = (advice?.advice || []).slice(0, 8);
+    const rows = (advice?.advice || []).slice(0, TOP);
     if (!rows.length) {
       fill(adviceEl, h("p.muted", "No Dice Pool is possible."));
       return;
@@ -327,8 +355,13 @@ export function mountAscend(root, ctx) {
 
   function showCurrent() {
     showOpposed();
-    const target = advice?.target;
-    const row = (advice?.advice || []).find(matches);
+    if (!advice) return; // the advice is on its way (or cannot be had: the panel says so)
+    const target = advice.target;
+    const row = (advice.advice || []).find(matches);
+    if (!row && advice.truncated && advice.asked !== JSON.stringify(chosenPool())) {
+      load({ again: true }); // a pool outside the rows here: ask for its row
+      return;
+    }
     if (!row) {
       fill(current, h("p.odds", "This Dice Pool is not among the legal choices for this Test."));
       return;
@@ -362,26 +395,32 @@ export function mountAscend(root, ctx) {
     defender.el.hidden = !opposed.checked;
     defender.setChoosing(chooses(defender.hero()));
     if (!opposed.checked || !testedSel.value) {
+      opposedAsked.forget();
       fill(opposedOdds);
       return;
     }
     if (!defender.choosing()) {
+      opposedAsked.forget();
       fill(opposedOdds, `The odds of winning show once ${defender.hero()}'s side is chosen.`);
       return;
     }
     if (!defender.ready()) {
+      opposedAsked.forget();
       fill(opposedOdds);
       return;
     }
     const mine = numbers(sheet(), built());
+    const asking = { kind: "opposed", attacker: mine, defender: defender.numbers() };
+    if (!opposedAsked.fresh(["attack", asking])) return;
     try {
-      const odds = await ctx.table.odds({ kind: "opposed", attacker: mine, defender: defender.numbers() });
+      const odds = await ctx.table.odds(asking);
       fill(
         opposedOdds,
         h("strong", `Win ${pct(odds.p_win)} · tie ${pct(odds.p_tie)} · lose ${pct(odds.p_lose)}`),
         ` (${mine.pool}d10 against ${defender.numbers().pool}d10)`,
       );
     } catch (err) {
+      opposedAsked.forget();
       fill(opposedOdds, `Odds unavailable: ${err.message}`);
     }
   }
@@ -422,6 +461,7 @@ export function mountAscend(root, ctx) {
   /** Defending: the proposed attacker's numbers against the side being built here, before the roll. */
   async function showDefence() {
     if (!testedSel.value) {
+      opposedAsked.forget();
       fill(opposedOdds);
       return;
     }
@@ -429,8 +469,10 @@ export function mountAscend(root, ctx) {
       ((view.heroes || []).find((x) => (x.sheet || x).name === pending.attacker.hero) || {}).sheet || {};
     const them = numbers(attackerSheet, pending.attacker);
     const mine = numbers(sheet(), built());
+    const asking = { kind: "opposed", attacker: them, defender: mine };
+    if (!opposedAsked.fresh(["defence", asking, pending.attacker.hero])) return;
     try {
-      const odds = await ctx.table.odds({ kind: "opposed", attacker: them, defender: mine });
+      const odds = await ctx.table.odds(asking);
       fill(
         opposedOdds,
         h(
@@ -440,6 +482,7 @@ export function mountAscend(root, ctx) {
         ` (${mine.pool}d10 against ${them.pool}d10; a tie goes to the ${ctx.variant?.opposed?.tie === "reroll" ? "reroll" : "defender"})`,
       );
     } catch (err) {
+      opposedAsked.forget();
       fill(opposedOdds, `Odds unavailable: ${err.message}`);
     }
   }

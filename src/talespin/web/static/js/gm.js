@@ -600,7 +600,9 @@ export function mountGm(root, ctx) {
       undoButton.disabled = undoEntry === null;
       undoButton.textContent = li
         ? `Undo #${undoable} (${(li.dataset.do || "entry").replace(/_/g, " ")})`
-        : "Undo the last entry";
+        : undoEntry === null
+          ? "Undo the last entry"
+          : `Undo #${undoable}`; // an entry older than the part of the log loaded
       const barUndo = document.getElementById("bar-z"); // the top bar's Undo names the same entry
       if (barUndo) {
         barUndo.textContent = undoEntry === null ? "Undo" : `Undo #${undoEntry}`;

@@ -1,5 +1,8 @@
 // The live feed: a WebSocket that delivers each new event (as this viewer may see it) with its version, and
 // reconnects with `?after=n` so nothing is missed. Falls back to polling `GET /events?after=n` while down.
+// The socket is opened with `?state=1`: after the backlog and after each batch of events the server sends the
+// viewer's state (`{"kind": "state", "state": …}`, what `GET /state` answers), so while the socket is up the
+// page never fetches the state itself; while it polls, `live` is false and the page fetches it after events.
 
 export class LiveFeed {
   /**
@@ -19,6 +22,18 @@ export class LiveFeed {
     this.seen = new Set();
     /** Called with who is connected now, [{who, name, role}], whenever someone comes or goes. */
     this.onPresence = null;
+    /** Called with the viewer's state (what GET /state answers) after the backlog and each batch of events. */
+    this.onState = null;
+  }
+
+  /** Whether events come from polling (the socket is down): then the page fetches the state itself. */
+  get polling() {
+    return this.pollTimer !== null;
+  }
+
+  /** Whether the socket is open: then each batch of events is followed by the state, no fetch needed. */
+  get live() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
   /** Feed events fetched over HTTP (the first load, or a poll) through the same gate as socket messages. */
@@ -63,6 +78,10 @@ export class LiveFeed {
       }
       if (data && data.kind === "presence") {
         if (this.onPresence) this.onPresence(data.online || []);
+        return;
+      }
+      if (data && data.kind === "state") {
+        if (this.onState && data.state) this.onState(data.state);
         return;
       }
       if (Array.isArray(data)) this.accept(data);

@@ -260,11 +260,9 @@ export class EntryLog {
         h("div.events"),
       );
       this.items.set(key, li);
-      // Newest first, by version, even when an event arrives late (a command's own reply can overtake the feed).
       const order = Number(ev.entry ?? ev.version);
       li.dataset.order = String(order);
-      const after = [...this.list.children].find((x) => Number(x.dataset.order) < order);
-      this.list.insertBefore(li, after || null);
+      this.place(li, order);
     }
     const d = ev.data || {};
     if (ev.type === "CommandIssued") {
@@ -296,13 +294,47 @@ export class EntryLog {
         li.dataset.dice === "physical" && ROLLS.has(ev.type)
           ? h("span.small.typed", ` Physical dice, entered by ${by}.`)
           : null;
-      li.querySelector(".events").append(
-        h("div.event", { "data-type": ev.type, "data-version": ev.version }, said, typed, rollDiceEl(d)),
+      const line = h(
+        "div.event",
+        { "data-type": ev.type, "data-version": ev.version },
+        said,
+        typed,
+        rollDiceEl(d),
       );
+      // In version order within the entry, also when its earlier events are loaded after its later ones.
+      const box = li.querySelector(".events");
+      let before = null;
+      for (
+        let x = box.lastElementChild;
+        x && Number(x.dataset.version) > ev.version;
+        x = x.previousElementSibling
+      )
+        before = x;
+      box.insertBefore(line, before);
     }
     if (ev.type === "EntryUndone") this.strike(d.entry);
     if (this.undone.has(key)) this.strike(key);
     return true;
+  }
+
+  /**
+   * Put a new entry's item in its place, newest first, by version. New entries belong at the top and earlier
+   * ones (loaded on demand) at the bottom; one that arrives late (a command's own reply can overtake the
+   * feed) is a few steps from the top. No list of the items is copied, so a long log stays cheap.
+   */
+  place(li, order) {
+    const first = this.list.firstElementChild;
+    if (!first || Number(first.dataset.order) < order) {
+      this.list.prepend(li);
+      return;
+    }
+    if (Number(this.list.lastElementChild.dataset.order) > order) {
+      this.list.append(li);
+      return;
+    }
+    let next = first;
+    while (next && Number(next.dataset.order) > order) next = next.nextElementSibling;
+    this.list.insertBefore(li, next);
   }
 
   strike(entry) {

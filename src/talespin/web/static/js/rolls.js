@@ -4,7 +4,7 @@
 // upgrade or learning of each character. Every roll shows its odds (from the odds endpoint) before the click.
 
 import { readData } from "./sheetio.js";
-import { fill, h, num, pct } from "./ui.js";
+import { changeGate, fill, h, num, pct } from "./ui.js";
 
 const ABILITIES = ["fortitude", "perseverance", "nimbleness"];
 
@@ -255,35 +255,37 @@ export function mountRolls(ctx, actor, extra) {
     await ctx.send(command);
   }
 
+  // Asked again only when a query, a picked row or the view changes (not on every live event).
+  const asked = changeGate();
+
   async function loadOdds() {
     const character = actor();
-    const mine = ++seq;
     const { advantage, disadvantage } = extra();
     const net = {};
     if (advantage > 0) net.advantage = advantage;
     if (disadvantage > 0) net.disadvantage = disadvantage;
+    const recreateQuery = recreateBox.hidden
+      ? null
+      : { character, situation: "recreate_skill", cost: Math.max(0, Number(rsCost.value) || 0), ...net };
+    const abilityQuery = abilityBox.hidden
+      ? null
+      : { character, situation: "ability_roll", against: Number(abAgainst.value) || 20, ...net };
+    if (abilityQuery && abDice.value !== "") abilityQuery.dice = Number(abDice.value);
+    if (!asked.fresh([recreateQuery, abilityQuery, rsTalent.value, abAbility.value, ctx.view])) return;
+    const mine = ++seq;
     const tasks = [];
-    if (!recreateBox.hidden) {
+    if (recreateQuery) {
       tasks.push(
-        ctx.table
-          .odds({
-            character,
-            situation: "recreate_skill",
-            cost: Math.max(0, Number(rsCost.value) || 0),
-            ...net,
-          })
-          .then((odds) => {
-            if (mine !== seq) return;
-            const row = (odds.choices || []).find((c) => c.talent === rsTalent.value);
-            fill(rsOdds, row ? h("strong", `${rsTalent.value}: ${oddsLine(row)}`) : "Pick a Talent to roll.");
-          }),
+        ctx.table.odds(recreateQuery).then((odds) => {
+          if (mine !== seq) return;
+          const row = (odds.choices || []).find((c) => c.talent === rsTalent.value);
+          fill(rsOdds, row ? h("strong", `${rsTalent.value}: ${oddsLine(row)}`) : "Pick a Talent to roll.");
+        }),
       );
     }
-    if (!abilityBox.hidden) {
-      const q = { character, situation: "ability_roll", against: Number(abAgainst.value) || 20, ...net };
-      if (abDice.value !== "") q.dice = Number(abDice.value);
+    if (abilityQuery) {
       tasks.push(
-        ctx.table.odds(q).then((odds) => {
+        ctx.table.odds(abilityQuery).then((odds) => {
           if (mine !== seq) return;
           const row = (odds.choices || []).find((c) => c.ability === abAbility.value);
           fill(
@@ -302,6 +304,7 @@ export function mountRolls(ctx, actor, extra) {
       await Promise.all(tasks);
     } catch (err) {
       if (mine !== seq) return;
+      asked.forget();
       fill(rsOdds, `Odds unavailable: ${err.message}`);
       fill(abOdds, `Odds unavailable: ${err.message}`);
     }

@@ -1,5 +1,10 @@
 // The game table: loads the campaign as this token may see it, keeps it live over the WebSocket, and wires
 // the scene, the actions with their odds, the Ascend Test builder, the GM controls and the log.
+//
+// The state is fetched once; then it arrives over the WebSocket with each batch of events (`?state=1`), and is
+// fetched again only while the socket is down (the feed polls) or after a refused command. The log loads its
+// newest RECENT events first; earlier ones load on demand ("Load earlier entries"), so a long campaign opens
+// as fast as a short one.
 
 import "./theme.js";
 import { mountActions } from "./actions.js";
@@ -23,6 +28,10 @@ let ascend = null;
 let gm = null;
 let talk = null;
 let lastMove = null;
+let feed = null;
+let shownVersion = -1; // the version of the state on screen: an older state arriving late is not shown
+const RECENT = 200; // the events the log loads first; earlier ones a page of this many at a time, on demand
+let loadedAfter = 0; // the log holds every event after this version (0: the whole log)
 
 // ---------- the shapes the service sends, read in one place ----------
 // state: {id, name, system, version, role, player_id, players: [{id, name}], owners: {character: player id
@@ -70,7 +79,7 @@ ctx.send = async (command) => {
       if (rolled.length) say(rolled.map((e) => describe(e.type, e.data)).join(" "));
       if (talk) talk.sent(res.events);
     }
-    scheduleRefresh();
+    if (!feed || !feed.live) scheduleRefresh(); // while the socket is up, the new state comes over it
     return res;
   } catch (err) {
     if (err.status === 409) {
@@ -93,13 +102,55 @@ const nameOf = (by) => (by === "gm" ? "GM" : ctx.players?.[by] || "a player");
 const log = new EntryLog($("#log"), { nameOf });
 
 function addEvents(events) {
-  let seeds = false;
   for (const ev of events) {
     if (ev.type === "ChatSaid") continue; // table talk has its own panel
-    if (log.add(ev) && /^Seed/.test(ev.type)) seeds = true;
+    log.add(ev);
   }
-  if (seeds) scheduleRefresh();
 }
+
+/**
+ * The events after `after` up to `before` (to the newest when null), reaching back to the start of an entry
+ * the range would cut (so each entry shows with its command line): {events, after} with the `after` reached.
+ */
+async function readLog(after, before) {
+  let events = await table.eventsBetween(after, before);
+  const entry = Number(events[0]?.entry);
+  if (Number.isFinite(entry) && entry >= 1 && entry <= after) {
+    events = [...(await table.eventsBetween(entry - 1, after)), ...events];
+    after = entry - 1;
+  }
+  return { events, after };
+}
+
+/** The "Load earlier entries" button and the words saying how much of the log is shown. */
+function showLoaded() {
+  $("#log-more").hidden = loadedAfter <= 0;
+  $("#log-status").textContent =
+    loadedAfter > 0
+      ? `The newest entries are shown below; ${loadedAfter} earlier event${loadedAfter === 1 ? " is" : "s are"} not loaded yet.`
+      : "";
+}
+
+async function loadEarlier() {
+  const button = $("#log-earlier");
+  button.disabled = true;
+  try {
+    const { events, after } = await readLog(Math.max(0, loadedAfter - RECENT), loadedAfter);
+    keepHeads(table.id, { events });
+    addEvents(events);
+    if (talk) talk.heard(events);
+    loadedAfter = after;
+  } catch (err) {
+    say(`Could not load the earlier entries: ${err.message}`, "error");
+  }
+  button.disabled = false;
+  showLoaded();
+  if (loadedAfter <= 0) {
+    $("#log").focus(); // the button is gone: on to the log, whose end holds the entries just loaded
+    $("#log-status").textContent = "The whole log is shown.";
+  }
+}
+$("#log-earlier").addEventListener("click", loadEarlier);
 
 // ---------- fair dice ----------
 
@@ -175,12 +226,11 @@ function scheduleRefresh() {
   refreshTimer = setTimeout(refresh, 60);
 }
 
+/** Fetch the state over HTTP and show it (the first load, while the feed polls, after a refused command). */
 async function refresh() {
-  let s;
+  let raw;
   try {
-    const raw = await table.state();
-    keepHeads(table.id, raw, raw.role);
-    s = readState(raw);
+    raw = await table.state();
   } catch (err) {
     if (ctx.role === null) {
       fill(
@@ -200,6 +250,15 @@ async function refresh() {
     }
     return;
   }
+  showState(raw);
+}
+
+/** Show a state, fetched or sent over the socket: exactly what GET /state answers this viewer. */
+function showState(raw) {
+  if (Number(raw.version ?? 0) < shownVersion) return;
+  shownVersion = Number(raw.version ?? 0);
+  keepHeads(table.id, raw, raw.role);
+  const s = readState(raw);
   ctx.version = Math.max(ctx.version, s.version);
   const first = ctx.role === null;
   Object.assign(ctx, {
@@ -444,13 +503,13 @@ async function start() {
   }
   await refresh();
   if (ctx.role === null) return;
-  const feed = new LiveFeed(
+  feed = new LiveFeed(
     table,
     (events) => {
       keepHeads(table.id, { events });
       addEvents(events);
       if (talk) talk.heard(events);
-      scheduleRefresh();
+      if (feed.polling) scheduleRefresh(); // over the socket, the state follows the events by itself
     },
     (up) => {
       const conn = $("#conn");
@@ -459,12 +518,17 @@ async function start() {
     },
   );
   feed.onPresence = (online) => talk && talk.presence(online);
+  feed.onState = showState;
   try {
-    const past = await table.events(0);
-    feed.accept(Array.isArray(past) ? past : past.events);
+    const recent = await readLog(Math.max(0, ctx.version - RECENT), null);
+    loadedAfter = recent.after;
+    feed.after = loadedAfter;
+    feed.accept(recent.events);
   } catch (err) {
     say(`Could not load the log: ${err.message}`, "error");
+    loadedAfter = feed.after = ctx.version; // live from here; the button loads what came before
   }
+  showLoaded();
   feed.start(feed.after);
   window.talespinFeed = feed;
 }

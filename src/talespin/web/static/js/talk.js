@@ -64,18 +64,25 @@ export function mountTalk(root, ctx) {
       const d = ev.data || {};
       const whisper = ev.visibility === "whisper";
       const toWhom = whisper ? (d.by === "gm" ? ` → ${nameOf(d.with)}` : " → GM") : "";
-      list.append(
-        h(
-          `li${whisper ? ".whisper" : ""}`,
-          { "data-version": ev.version },
-          h("span.who", `${d.name || nameOf(d.by)}${toWhom}`),
-          whisper ? h("span.badge.gm", "whisper") : null,
-          " ",
-          d.text,
-        ),
+      const said = h(
+        `li${whisper ? ".whisper" : ""}`,
+        { "data-version": ev.version },
+        h("span.who", `${d.name || nameOf(d.by)}${toWhom}`),
+        whisper ? h("span.badge.gm", "whisper") : null,
+        " ",
+        d.text,
       );
+      // Oldest first: a new message goes last; an earlier one (the log's earlier part loaded) before newer ones.
+      let before = null;
+      for (
+        let x = list.lastElementChild;
+        x && Number(x.dataset.version) > ev.version;
+        x = x.previousElementSibling
+      )
+        before = x;
+      list.insertBefore(said, before);
       empty.hidden = true;
-      list.scrollTop = list.scrollHeight;
+      if (!before) list.scrollTop = list.scrollHeight;
     }
   }
 

@@ -122,3 +122,24 @@ export function parseFaces(text, chained) {
       .filter((c) => c.length);
   return toInts(raw);
 }
+
+/**
+ * A gate for requests that depend on what is asked and on the state it is asked of: `fresh(key)` is true
+ * when `key` (any JSON value) differs from the last one let through, so odds are asked for again only when
+ * an option or the relevant state changed, not after every live event. `forget()` lets the next key through
+ * (after a failed request, so it is tried again).
+ */
+export function changeGate() {
+  let last = null;
+  return {
+    fresh(key) {
+      const text = JSON.stringify(key);
+      if (text === last) return false;
+      last = text;
+      return true;
+    },
+    forget() {
+      last = null;
+    },
+  };
+}
