@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_support import ServerProcess, bearer, free_port
+from web_support import ServerProcess, all_running, bearer, free_port
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
@@ -43,14 +43,9 @@ def cluster(
         ServerProcess(POSTGRES, free_port(), schema=schema, limits=limits, extra=extra) for _ in range(size)
     ]
     try:
-        for server in servers:
-            server.launch()
-        for server in servers:
-            server.wait_ready()
-        yield servers
+        with all_running(servers):
+            yield servers
     finally:
-        for server in servers:
-            server.stop()
         cleaner = SqlStore(POSTGRES, schema=schema)
         cleaner.drop_schema()
         cleaner.close()

@@ -23,7 +23,7 @@ import httpx
 import pytest
 from blind_drivers import ServedDriver
 from blind_play import Secrets, Seen, play_ascend, play_ii, text
-from web_support import ServerProcess, bearer, free_port
+from web_support import ServerProcess, all_running, bearer, free_port
 
 FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
 FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
@@ -35,15 +35,8 @@ def _servers(tmp_path: Path) -> Iterator[list[ServerProcess]]:
     servers = [
         ServerProcess(tmp_path / f"run-{n}.db", free_port(), limits="", launcher=LAUNCHER) for n in (1, 2)
     ]
-    try:
-        for server in servers:
-            server.launch()
-        for server in servers:
-            server.wait_ready()
+    with all_running(servers):
         yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 def _run(server: ServerProcess, system: str, secrets: Secrets) -> tuple[Seen, Seen, str]:

@@ -11,7 +11,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,23 @@ def free_port() -> int:
 def bearer(token: str) -> dict[str, str]:
     """The Authorization header for a token."""
     return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def all_running(servers: list[ServerProcess]) -> Iterator[list[ServerProcess]]:
+    """``servers`` started side by side (every one launched, then each waited for), stopped afterwards.
+
+    Every server is stopped by its PID on the way out, even when another failed to start.
+    """
+    try:
+        for server in servers:
+            server.launch()
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def in_threads(count: int, work: Callable[[int], None], timeout: float = 30.0) -> None:
