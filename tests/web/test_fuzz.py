@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any
 
-import schemathesis
-from fastapi.testclient import TestClient
+from fuzz_support import fuzz_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
-from table_sheets import ADA, SUSAN
+from table_sheets import ADA
 from web_support import Campaign, bearer
 
-from talespin.web import create_app
-from talespin.web.throttle import RateLimits
-
-# thousands of requests a minute from one client: the fuzzing app has no rate limits (they are tested apart)
-APP = create_app(
-    f"sqlite:///{Path(tempfile.mkdtemp(prefix='talespin-fuzz-')) / 'fuzz.db'}", limits=RateLimits.off()
-)
-CLIENT = TestClient(APP)
-II = Campaign.create(CLIENT, "ii")
-ASCEND = Campaign.create(CLIENT, "ascend")
-II.send({"do": "add_character", "sheet": ADA})
-ASCEND.send({"do": "add_character", "sheet": SUSAN})
-SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
+APP, CLIENT, II, ASCEND, SCHEMA = fuzz_table("fuzz")
 
 
 @SCHEMA.parametrize()

@@ -10,31 +10,16 @@ and every 4xx must carry ``{"error": {"code", "message"}}``.
 from __future__ import annotations
 
 import json
-import tempfile
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import schemathesis
-from fastapi.testclient import TestClient
+from fuzz_support import fuzz_table
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.core import NOT_SET
-from table_sheets import ADA, SUSAN
-from web_support import Campaign, bearer
+from web_support import bearer
 
-from talespin.web import create_app
-from talespin.web.throttle import RateLimits
-
-APP = create_app(
-    f"sqlite:///{Path(tempfile.mkdtemp(prefix='talespin-schema-')) / 'schema.db'}", limits=RateLimits.off()
-)
-CLIENT = TestClient(APP)
-II = Campaign.create(CLIENT, "ii")
-ASCEND = Campaign.create(CLIENT, "ascend")
-II.send({"do": "add_character", "sheet": ADA})
-ASCEND.send({"do": "add_character", "sheet": SUSAN})
-SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
+APP, CLIENT, II, ASCEND, SCHEMA = fuzz_table("schema")
 SCHEMA.config.phases.examples.enabled = False  # drawn cases only: each is poisoned by a drawn text
 SCHEMA.config.phases.coverage.enabled = False
 
