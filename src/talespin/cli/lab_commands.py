@@ -16,17 +16,19 @@ from ..lab.obstacle import Spot
 from ..lab.party import parse_party
 from ..lab.variant_plot import plot_comparison
 from ..lab.variants import compare
-from ..systems import get_system
+from ..systems import get_system, registered, system_names
 from ..systems.inciting_incident import default_rules
 from . import ascend_files as files
 from . import lab_ascend, lab_conflict, lab_report, lab_scene
 from .lab_variant_files import read_variant
 from .output import BadInput, console, emit, guarded
 
+_II = registered("talespin.systems.inciting_incident").name
+
 __all__ = ["app"]
 
 app = typer.Typer(no_args_is_help=True, help="The designer's lab: best play, variants, scenes.")
-app.add_typer(lab_ascend.app, name="ascend")
+app.add_typer(lab_ascend.app, name=registered("talespin.systems.ascend").short)
 lab_scene.register(app)
 lab_conflict.register(app)
 lab_report.register(app)
@@ -81,7 +83,7 @@ def compare_command(
         Path | None, typer.Option("--plot", help="Write the difference heatmaps (.png/.svg).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
-    system: Annotated[str, typer.Option("--system", help="inciting-incident | ascend")] = "inciting-incident",
+    system: Annotated[str, typer.Option("--system", help=" | ".join(system_names()))] = _II,
 ) -> None:
     """The shipped rules and each variant on the same grid: P(success), E[Crisis], auto-vs-roll per cell."""
     with guarded(as_json):
@@ -89,7 +91,7 @@ def compare_command(
         for path in variants:
             name, overrides = read_variant(path, system)
             named[name if name not in named else f"{name} ({path.name})"] = overrides
-        if get_system(system).name == "ascend":
+        if get_system(system).name == registered("talespin.systems.ascend").name:
             lab_ascend.compare_ascend_command(named, plot, as_json)
             return
         cmp = compare(named, max_base=9, max_net=10)

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from string import Formatter
 from typing import Any, Final
 
+from ..systems.registry import entries
+
 __all__ = ["dice_words", "escape", "recap_markdown", "sentence"]
 
 _MARKUP: Final = re.compile(r"([\\`*_{}\[\]#|~!])")
 _ENTITY: Final = re.compile(r"&(?=#?\w+;)")
 _SPACE: Final = re.compile(r"\s+")
-_SYSTEMS: Final = {"inciting-incident": "Inciting Incident", "ascend": "Ascend"}
+_LABELS: Final = {entry.name: entry.label for entry in entries()}
 _TABLE_ONLY: Final = frozenset(
     {"CommandIssued", "SeedCommitted", "SeedRevealed", "ChatSaid", "InviteRenewed", "SceneStarted"}
 )
@@ -445,7 +447,7 @@ def recap_markdown(record: Mapping[str, Any]) -> str:
             reader.table_fact(str(event.get("type")), _map(event.get("data")))
         if number is not None:
             reader.entry(number, grouped)
-    system = _SYSTEMS.get(str(campaign.get("system")), _words(campaign.get("system")))
+    system = _LABELS.get(str(campaign.get("system")), _words(campaign.get("system")))
     viewer = "the GM" if record.get("viewer") == "gm" else "a player"
     version = _words(record.get("version"))
     lines = [f"# {escape(campaign.get('name', 'A campaign'))}", ""]

@@ -17,10 +17,13 @@ from fastapi import APIRouter, Body
 
 from ..lab.ascend_variants import compare_ascend
 from ..lab.variants import compare
-from ..systems import get_system
+from ..systems import get_system, registered
 from ..systems.errors import MalformedCommand
 from ..systems.inciting_incident import load_rules
 from ..table.shape import check_input
+
+_II = registered("talespin.systems.inciting_incident").name
+_ASCEND = registered("talespin.systems.ascend").name
 
 __all__ = ["MAX_VARIANTS", "add_compare_routes"]
 
@@ -69,9 +72,9 @@ def add_compare_routes(router: APIRouter) -> None:
     def lab_compare(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
         """The shipped rules and each variant on the same grid, with the player's choice per cell."""
         check_input(body, what="lab query")
-        system = get_system(str(body.get("system", "inciting-incident"))).name
+        system = get_system(str(body.get("system", _II))).name
         named = _variants(body.get("variants"))
-        if system == "ascend":
+        if system == _ASCEND:
             ascend = compare_ascend(
                 named,
                 max_pool=_bounded(body, "max_pool", 15, 0, 30),

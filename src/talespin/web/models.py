@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..documents import MAX_BYTES
+from ..systems.registry import entries
 
 __all__ = [
     "ChatRequest",
@@ -29,7 +30,7 @@ class NewCampaign(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=200, examples=["The Long Night"])
-    system: str = Field(min_length=1, max_length=64, examples=["ii", "ascend"])
+    system: str = Field(min_length=1, max_length=64, examples=[e.short for e in entries()])
     variant: dict[str, Any] | None = None
 
 

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..protocol import Command, Event, Role
+from ..registry import registered
 from .state import AscendState
 
 __all__ = ["actors", "redact", "view"]
 
-SYSTEM_NAME = "ascend"
+SYSTEM_NAME = registered(__package__ or __name__).name
 
 
 def view(state: AscendState, role: Role) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol import Event, Role
+from ..registry import registered
 from .sheet import defences, max_hits, sheet_cost
 from .state import GameState, Obstacle, Scene
 
@@ -104,7 +105,7 @@ def view(state: GameState, role: Role) -> dict[str, Any]:
     ]
     scene = state.scene
     return {
-        "system": "inciting-incident",
+        "system": registered(__package__ or __name__).name,
         "rules_version": rules.version,
         "rising_tension": state.rising_tension,
         "cooperative_streak": state.cooperative_streak,
