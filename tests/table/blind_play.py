@@ -52,6 +52,19 @@ class Seen:
         self.answers.setdefault(who, []).append(text)
 
 
+def assert_same_until_reveal(runs: tuple[Seen, Seen], after: tuple[Seen, Seen], what: str) -> None:
+    """Two runs that differ in one GM secret: every player got the same answers, each in the same place,
+    up to the reveal (a blind roll's among them); after it, a blind secret shows (``what`` names the case)."""
+    one, other = runs
+    assert one.answers.keys() == other.answers.keys()
+    for who, answers in one.answers.items():
+        assert any("websocket: " in line and "BlindRollMade" in line for line in answers)
+        for number, (mine, theirs) in enumerate(zip(answers, other.answers[who], strict=True)):
+            assert mine == theirs, f"{who}'s answer {number} differs"
+    if what.startswith("blind"):
+        assert after[0].answers != after[1].answers
+
+
 def _gm_secrets(driver: Driver, secrets: Secrets, when: str) -> None:
     for number, text in enumerate(secrets.notes):
         if (number % 2 == 0) == (when == "before"):
