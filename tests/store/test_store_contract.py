@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from talespin.store import (
     CampaignRecord,
@@ -18,7 +18,7 @@ from talespin.store import (
     open_store,
 )
 from talespin.store.migrate import current_revision, head_revision
-from talespin.store.sql import SqlStore, engine_url
+from talespin.store.sql import POOL_OVERFLOW, POOL_SIZE, SqlStore, engine_url
 
 AT = "2026-12-02T17:00:00+00:00"
 
@@ -230,3 +230,49 @@ def test_two_stores_saving_one_snapshot_at_once_both_succeed(store_url: tuple[st
     assert first.latest_snapshot("c1", "f" * 64) == Snapshot("c1", 2, "f" * 64, b"same", AT)
     first.close()
     second.close()
+
+
+def test_forty_writers_share_a_bounded_pool_of_postgresql_connections(
+    store_url: tuple[str, str | None],
+) -> None:
+    """As many writers as a server process has worker threads (40) append at once: every append lands, and
+    the store never holds more than POOL_SIZE + POOL_OVERFLOW connections (the rest wait for one), so N
+    processes stay under PostgreSQL's max_connections instead of meeting "too many clients" as a 500."""
+    url, schema = store_url
+    if not url.startswith("postgresql"):
+        pytest.skip("SQLite has no connection limit: its writers share one commit at a time")
+    store = SqlStore(url, schema=schema)
+    in_use, peak, counting = [0], [0], threading.Lock()
+
+    def checked_out(*_: object) -> None:
+        with counting:
+            in_use[0] += 1
+            peak[0] = max(peak[0], in_use[0])
+
+    def checked_in(*_: object) -> None:
+        with counting:
+            in_use[0] -= 1
+
+    event.listen(store.engine, "checkout", checked_out)
+    event.listen(store.engine, "checkin", checked_in)
+    for number in range(40):
+        store.create_campaign(_campaign(f"c{number}"), _events("A"), AT)
+    failures: list[BaseException] = []
+    barrier = threading.Barrier(40)
+
+    def write(campaign_id: str) -> None:
+        barrier.wait()
+        try:
+            for version in range(1, 6):
+                store.append(campaign_id, version, _events(f"E{version}"), AT)
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=write, args=(f"c{n}",)) for n in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    store.close()
+    assert failures == []
+    assert 1 < peak[0] <= POOL_SIZE + POOL_OVERFLOW

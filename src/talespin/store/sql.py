@@ -38,10 +38,18 @@ from .port import (
 )
 from .schema import campaigns, events, players, rate_buckets, snapshots
 
-__all__ = ["SCHEMES", "SqlStore", "engine_url"]
+__all__ = ["POOL_OVERFLOW", "POOL_SIZE", "SCHEMES", "SqlStore", "engine_url"]
 
 SCHEMES: Final = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
 """The URL schemes a store may use (a bare path is a SQLite file)."""
+
+POOL_SIZE: Final = 5
+POOL_OVERFLOW: Final = 5
+"""PostgreSQL connections a store keeps open, and how many more it may open at a busy moment. An append is
+one round trip, so ten serve a process's worker threads; a thread that finds all ten busy waits for one. The
+bound matters more than the speed: every ``--workers`` process and every server on the database holds its
+own (plus one LISTEN connection), and PostgreSQL refuses clients past ``max_connections`` (100 by default),
+which a store answered with 500s when each process could open 30."""
 
 T = TypeVar("T")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -123,7 +131,9 @@ class SqlStore:
                 if not _SCHEMA_NAME.match(schema):
                     raise ValueError(f"schema must be lower-case letters, digits and _, got {schema!r}")
                 connect_args["options"] = f"-csearch_path={schema}"
-            self.engine = create_engine(full_url, connect_args=connect_args, pool_size=10, max_overflow=20)
+            self.engine = create_engine(
+                full_url, connect_args=connect_args, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW
+            )
             self._channel = channel_for(schema)
         with self.engine.begin() as connection:
             if self._channel is not None:
