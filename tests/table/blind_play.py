@@ -1,7 +1,8 @@
 """One scripted session of each system with GM secrets to vary: the non-interference tests play it twice.
 
 A :class:`Secrets` names everything only the GM knows: the faces (or the nonce) of a blind roll, the texts
-and the number of GM-only notes (and whether the GM undid them), and whether a GM-only Trigger exists.
+and the number of GM-only notes (and whether the GM undid them), and whether a GM-only Trigger exists (one
+that never fires, added before a GM-only Trigger that fires in both runs when ``fired_trigger`` is set).
 Each session also makes a second blind roll, lets a player act behind it, and has the GM undo both: the
 undo must give away nothing either. :func:`play` drives a campaign
 through a :class:`Driver` (the table service in process, or HTTP with WebSocket) and records every byte
@@ -31,6 +32,8 @@ class Secrets:
     notes: tuple[str, ...] = ()
     undo_notes: bool = False
     hidden_trigger: bool = False
+    fired_trigger: bool = False
+    """Not a secret (both runs set it): a GM-only Trigger added after the secret one, that Crisis fires."""
 
 
 class Driver(Protocol):
@@ -84,6 +87,10 @@ def play_ii(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], None]:
     _gm_secrets(driver, secrets, "before")
     # a public Trigger after the hidden one: its id must not count the hidden one
     driver.send("gm", {"do": "add_trigger", "at": 60, "text": "The canyon floods"})
+    if secrets.fired_trigger:  # it fires where players see it: what they get must not count the unfired one
+        rocks = {"do": "add_trigger", "at": 2, "every": 3, "text": "Rocks fall", "visibility": "gm"}
+        driver.send("gm", rocks)
+        driver.send("gm", {"do": "adjust_crisis", "amount": 2})
     driver.send("gm", {"do": "simple_obstacle"})
     blind: dict[str, Any] = {
         "do": "simple_obstacle",

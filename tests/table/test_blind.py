@@ -110,6 +110,11 @@ VARIANTS = {
             Secrets(notes=("x", "a longer secret", "z")),
         ),
         ("hidden Trigger", Secrets(faces=FACES_LOW), Secrets(faces=FACES_LOW, hidden_trigger=True)),
+        (
+            "unfired hidden Trigger before a fired one",
+            Secrets(faces=FACES_LOW, fired_trigger=True),
+            Secrets(faces=FACES_LOW, fired_trigger=True, hidden_trigger=True),
+        ),
         ("hidden notes undone", Secrets(), Secrets(notes=("a", "b secret"), undo_notes=True)),
     ],
     "ascend": [

@@ -50,6 +50,12 @@ def _run(tmp_path: Path, name: str, system: str, secrets: Secrets) -> tuple[Seen
 CASES = [
     ("ii", "blind faces", Secrets(faces=FACES_LOW), Secrets(faces=FACES_HIGH)),
     ("ii", "hidden notes", Secrets(notes=("a",)), Secrets(notes=("a secret", "b", "c"))),
+    (
+        "ii",
+        "unfired hidden Trigger before a fired one",
+        Secrets(faces=FACES_LOW, fired_trigger=True),
+        Secrets(faces=FACES_LOW, fired_trigger=True, hidden_trigger=True),
+    ),
     ("ascend", "blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
 ]
 

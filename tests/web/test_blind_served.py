@@ -57,6 +57,12 @@ CASES = [
     ("ii", "blind faces", Secrets(faces=FACES_LOW), Secrets(faces=FACES_HIGH)),
     ("ii", "hidden notes", Secrets(notes=("a",)), Secrets(notes=("a secret", "b", "c"), undo_notes=True)),
     ("ii", "hidden Trigger", Secrets(faces=FACES_LOW), Secrets(faces=FACES_LOW, hidden_trigger=True)),
+    (
+        "ii",
+        "unfired hidden Trigger before a fired one",
+        Secrets(faces=FACES_LOW, fired_trigger=True),
+        Secrets(faces=FACES_LOW, fired_trigger=True, hidden_trigger=True),
+    ),
     ("ascend", "blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -12,6 +13,7 @@ from talespin.systems.bounds import MAX_EVENTS_PER_COMMAND
 from talespin.systems.errors import IllegalCommand, MalformedCommand
 from talespin.systems.inciting_incident import decide, evolve
 from talespin.systems.inciting_incident.commands import MAX_WHOLE_NUMBER
+from talespin.systems.inciting_incident.view import redact, view
 
 
 def _scene(h: Any, *triggers: dict[str, Any]) -> Any:
@@ -204,3 +206,28 @@ def test_a_record_that_numbered_hidden_triggers_with_the_rest_gets_no_repeated_i
     state = evolve(state, Event("TriggerAdded", old, "gm"))
     _, events = h.run([{"do": "add_trigger", "at": 20, "text": "C"}], state=state)
     assert h.last(events, "TriggerAdded").data["trigger"] == 3
+
+
+def test_players_know_a_fired_gm_only_trigger_by_the_order_gm_only_ones_fired(h: Any) -> None:
+    """Players name a fired GM-only Trigger -1, -2, … as they saw them fire: unfired ones shift nothing."""
+    # rule: II-CRISIS-2
+    unfired = {"at": 50, "every": 7, "text": "The dam bursts", "visibility": "gm"}
+    first = {"at": 4, "text": "Rocks fall", "visibility": "gm"}
+    second = {"at": 2, "text": "A horn sounds", "visibility": "gm"}
+    worlds = []
+    for triggers in ((unfired, first, second), (first, second)):
+        state = _scene(h, *triggers)
+        state, events = h.run([{"do": "adjust_crisis", "amount": 2}], state=state)
+        shown = [redact(e) for e in events]
+        state, more = h.run([{"do": "adjust_crisis", "amount": 3}], state=state)
+        shown += [redact(e) for e in more]
+        fired = [e for e in shown if e is not None and e.type == "TriggerFired"]
+        named = [(e.data["trigger"], e.data["text"]) for e in fired]
+        assert named == [(-1, "A horn sounds"), (-2, "Rocks fall")]
+        seen = view(state, "player")["scene"]["triggers"]
+        assert [(t["id"], t["text"]) for t in seen] == [(-2, "Rocks fall"), (-1, "A horn sounds")]
+        assert "The dam bursts" not in json.dumps(view(state, "player"))  # nor its at or every
+        worlds.append((json.dumps(view(state, "player")), [e.to_json() for e in fired]))
+        gm_ids = [t["id"] for t in view(state, "gm")["scene"]["triggers"]]
+        assert gm_ids == [t.id for t in state.scene.triggers]  # the GM keeps the real ids
+    assert worlds[0] == worlds[1]

@@ -46,7 +46,7 @@ def raise_crisis(
         if len(draft.events) + len(due) > MAX_EVENTS_PER_COMMAND:
             raise too_many_events()  # before building and applying any of them
     for value, _, trigger in sorted(due, key=lambda item: (item[0], item[1])):
-        data = {
+        data: dict[str, object] = {
             "trigger": trigger.id,
             "value": value,
             "text": trigger.text,
@@ -54,6 +54,11 @@ def raise_crisis(
             "affects": None if protected else character,
             "protected": protected,
         }
+        if trigger.visibility == "gm":  # the number players will know it by (see ``redact``)
+            revealed = draft.state.revealed_triggers
+            data["shown_as"] = -(
+                revealed.index(trigger.id) + 1 if trigger.id in revealed else len(revealed) + 1
+            )
         draft.emit("TriggerFired", data, "public")
 
 

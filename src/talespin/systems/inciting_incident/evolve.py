@@ -97,6 +97,9 @@ def _trigger_update(
 
 
 def _trigger_fired(s: GameState, d: Data) -> GameState:
+    hidden = any(t.id == d["trigger"] and t.visibility == "gm" for t in _scene(s).triggers)
+    if hidden and d["trigger"] not in s.revealed_triggers:  # players see it now: it takes the next number
+        s = replace(s, revealed_triggers=(*s.revealed_triggers, d["trigger"]))
     return _trigger_update(s, d["trigger"], lambda f: f if d["value"] in f else (*f, d["value"]))
 
 

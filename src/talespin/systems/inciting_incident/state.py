@@ -155,6 +155,16 @@ class GameState:
     next_hidden_trigger_id: int = -1
     """The id of the next GM-only Trigger: -1, -2, -3, … counted apart, so that a public Trigger's id says
     nothing about whether GM-only ones exist."""
+    revealed_triggers: tuple[int, ...] = ()
+    """The ids of the GM-only Triggers that have fired, in the order each first fired. Players know the one at
+    index ``i`` as Trigger ``-(i + 1)``: a number that counts only GM-only Triggers they have seen fire, so
+    that it says nothing about the GM-only Triggers that have not."""
+
+    def shown_trigger_id(self, trigger: Trigger) -> int:
+        """The id players know ``trigger`` by: its own if public, else its place among those revealed."""
+        if trigger.visibility != "gm" or trigger.id not in self.revealed_triggers:
+            return trigger.id
+        return -(self.revealed_triggers.index(trigger.id) + 1)
 
     def member(self, name: str) -> Member | None:
         """The character called ``name``."""

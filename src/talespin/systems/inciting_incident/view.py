@@ -1,7 +1,9 @@
 """``view(state, role)`` and ``redact(event)``: the state and events as a GM or a player may see them.
 
-The shape is the one of ``docs/state-views.md``. Players never receive a GM-only Trigger that has not fired,
-and a blind roll (``visibility: gm``) reaches them only as ``BlindRollMade`` with the character's name.
+The shape is the one of ``docs/state-views.md``. Players never receive a GM-only Trigger that has not fired;
+one that has is named by its place among the GM-only Triggers they have seen fire (-1, -2, …, in the order
+they first fired: ``GameState.revealed_triggers``), never by the GM's id, which counts the unfired ones too.
+A blind roll (``visibility: gm``) reaches them only as ``BlindRollMade`` with the character's name.
 """
 
 from __future__ import annotations
@@ -36,10 +38,10 @@ def _obstacle(obstacle: Obstacle | None) -> dict[str, Any] | None:
     }
 
 
-def _scene(scene: Scene, role: Role) -> dict[str, Any]:
+def _scene(state: GameState, scene: Scene, role: Role) -> dict[str, Any]:
     triggers = [
         {
-            "id": t.id,
+            "id": t.id if role == "gm" else state.shown_trigger_id(t),
             "at": t.at,
             "every": t.every,
             "text": t.text,
@@ -111,7 +113,7 @@ def view(state: GameState, role: Role) -> dict[str, Any]:
         "cooperative_streak": state.cooperative_streak,
         "scenes_played": state.scenes_played,
         "characters": characters,
-        "scene": None if scene is None else _scene(scene, role),
+        "scene": None if scene is None else _scene(state, scene, role),
         "wounds": {m.name: m.wounds for m in state.members},
         "obstacle_beaten": bool(scene and scene.obstacle and scene.obstacle.beaten),
         "changeable": list(rules.scenes.changeable),
@@ -119,7 +121,12 @@ def view(state: GameState, role: Role) -> dict[str, Any]:
 
 
 def redact(event: Event) -> Event | None:
-    """The event as a player may see it: blind rolls become ``BlindRollMade``; other GM-only events vanish."""
+    """The event as a player may see it: blind rolls become ``BlindRollMade``; other GM-only events vanish.
+
+    A GM-only Trigger's ``TriggerFired`` names it by ``shown_as``, the number players know it by.
+    """
+    if event.type == "TriggerFired" and "shown_as" in event.data:
+        return Event(event.type, {**event.data, "trigger": event.data["shown_as"]}, event.visibility)
     if event.visibility != "gm":
         return event
     if event.type in ROLL_EVENTS:
