@@ -5,9 +5,10 @@ one acts twice in a row unless alone), the Talents each character has already us
 (II-COMPLEX-4: using one again adds Crisis) and the Crisis so far, capped at ``cap``. Every action raises
 Crisis by at least one (the solver checks the rules data for it), so once Crisis is capped the states form
 a finite, acyclic graph ordered by Crisis: the solver sweeps Crisis from the cap down, and at each level
-computes every state's value at once with numpy. The value of a beaten obstacle at Crisis ``c`` is
-``terminal[c]``, a vector the caller chooses (:func:`utility`): ``−c`` minimises expected Crisis, ``[c < T]``
-maximises P(Crisis stays below the next Trigger at T); a scene passes the value of what comes after.
+computes every state's value at once with numpy: a few matrix products per character over the window of
+higher levels its actions reach. The value of a beaten obstacle at Crisis ``c`` is ``terminal[c]``, a
+vector the caller chooses (:func:`utility`): ``−c`` minimises expected Crisis, ``[c < T]`` maximises
+P(Crisis stays below the next Trigger at T); a scene passes the value of what comes after.
 
 The outcome of every roll comes from the rules engine (:mod:`.party`); nothing here restates a rule number.
 """
@@ -223,7 +224,77 @@ def solve(
     return _sweep(party, spot, rules, terminal, moves, bits, actions, width, keep_policy)
 
 
-def _sweep(  # noqa: PLR0912, PLR0915, PLR0917 -- one sweep kept whole so its loop order reads at once
+@dataclass(frozen=True)
+class _Member:
+    """One character's transitions stacked over its Talents, so a Crisis level costs a few matrix products."""
+
+    fail: FloatArray  # (2T, k1 − k0): Crisis of a failed Regular Action per Talent, without/with repeat
+    k0: int
+    k1: int
+    success: tuple[int, int]  # Crisis of a successful Regular Action, without and with the repeat extra
+    reduce: FloatArray  # (T·(O+1), O+1): P(O → O') on success, Talent by Talent
+    dec_fail: FloatArray  # (O+1, T, K): Crisis of a failed Decisive Action at each Obstruction
+    dec_success: FloatArray  # (T, O+1): P(a Decisive Action at O beats the obstacle)
+    dec_crisis: int
+    bits: tuple[int, ...]
+    dec_span: tuple[tuple[int, int], ...]  # per Obstruction, the Crisis window its failures fall in
+
+    @classmethod
+    def of(cls, member: Member, moves: list[_Moves], bits: dict[tuple[str, str], int]) -> _Member:
+        """Stack the per-Talent tables of ``member``."""
+        fail = np.concatenate([mv.fail for mv in moves])
+        used = np.flatnonzero(fail.any(axis=0))
+        k0, k1 = (int(used[0]), int(used[-1]) + 1) if used.size else (0, 1)
+        dec_fail = np.ascontiguousarray(np.stack([mv.dec_fail for mv in moves], axis=1))
+        spans = []
+        for row in dec_fail:
+            hit = np.flatnonzero(row.any(axis=0))
+            spans.append((int(hit[0]), int(hit[-1]) + 1) if hit.size else (0, 0))
+        return cls(
+            np.ascontiguousarray(fail[:, k0:k1]),
+            k0,
+            k1,
+            moves[0].success_crisis,
+            np.concatenate([mv.reduce for mv in moves]),
+            dec_fail,
+            np.stack([mv.dec_success for mv in moves]),
+            moves[0].dec_crisis,
+            tuple(bits[(member.name, t)] for t, _ in member.talents),
+            tuple(spans),
+        )
+
+    def options(
+        self, window: FloatArray, won: float, shrink: npt.NDArray[np.int64], auto: int
+    ) -> list[FloatArray]:
+        """Each of the character's actions' value at every state of one Crisis level, in
+        :func:`legal_actions` order, from ``window[k]`` = the values ``k`` levels higher (after it acted)."""
+        width, tops, attempts1, count = window.shape
+        talents = len(self.bits)
+        out = [window[auto][shrink]]
+        flat = window.reshape(width, -1)
+        failed = (self.fail @ flat[self.k0 : self.k1]).reshape(talents, 2, tops, attempts1, count)
+        slabs = [window[k].reshape(tops, -1) for k in self.success]
+        won_reg = [(self.reduce @ slab).reshape(talents, tops, attempts1, count) for slab in slabs]
+        for j, bit in enumerate(self.bits):
+            fresh = (failed[j, 0] + won_reg[0][j]).reshape(tops, attempts1, -1, 2, 1 << bit)
+            again = (failed[j, 1] + won_reg[1][j]).reshape(tops, attempts1, -1, 2, 1 << bit)
+            option = np.empty_like(fresh)
+            option[..., 0, :] = fresh[..., 1, :]  # Talent not used yet: it is used after the action
+            option[..., 1, :] = again[..., 1, :]  # used already: the repeat extra applies
+            out.append(option.reshape(tops, attempts1, count))
+        decisive = np.full((talents, tops, attempts1, count), -np.inf)
+        if attempts1 > 1:
+            decisive[:, :, 1:] = (self.dec_success * won)[:, :, None, None]
+            for o, (k0, k1) in enumerate(self.dec_span):  # only the levels a failure at o can reach
+                if k0 == k1:
+                    continue
+                fewer = window[k0:k1, o, : attempts1 - 1].reshape(k1 - k0, -1)
+                decisive[:, o, 1:] += (self.dec_fail[o, :, k0:k1] @ fewer).reshape(talents, attempts1 - 1, -1)
+        out += list(decisive)
+        return out
+
+
+def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order reads at once
     party: Sequence[Member],
     spot: Spot,
     rules: Rules,
@@ -234,69 +305,53 @@ def _sweep(  # noqa: PLR0912, PLR0915, PLR0917 -- one sweep kept whole so its lo
     width: int,
     keep_policy: bool,
 ) -> Solution:
-    """Crisis from the cap down: every state of one Crisis level at once, from the levels above it."""
+    """Crisis from the cap down: every state of one Crisis level at once, from the levels above it.
+
+    ``ring[i]`` holds the values of the states just after character ``i`` acted, one slab (Obstruction,
+    attempts, Talents used) per Crisis level. Each level is stored twice, at slots ``l % width`` and
+    ``l % width + width``, so the window of levels ``c .. c + width − 1`` an action can reach is one
+    contiguous slice and every transition is a matrix product over it, with no gathering.
+    """
     cap, n = len(terminal) - 1, len(party)
     top, attempts = spot.obstruction, spot.attempts_left
-    every = np.arange(1 << len(bits))
-    flat = (attempts + 1) * every.size
-    # ring[i, O, level slot, attempts, used]: one character's states, Crisis levels side by side per O.
-    ring = np.full((n, top + 1, width + 1, attempts + 1, every.size), terminal[cap])
-    window = np.arange(width)
+    shape = (top + 1, attempts + 1, 1 << len(bits))
+    ring = np.full((n, 2 * width, *shape), terminal[cap])
     shrink = np.maximum(
         rules.complex.obstruction_min, np.arange(top + 1) - rules.complex.obstruction_reduction
     )
     auto = action_crisis(rules.crisis.auto, 0, rules=rules)
-    root_used = sum(1 << bits[p] for p in spot.used)
+    root = (top, attempts, sum(1 << bits[p] for p in spot.used))
     last = n if spot.last_actor is None else [m.name for m in party].index(spot.last_actor)
-    policy = np.zeros((cap + 1, n + 1, top + 1, attempts + 1, every.size), np.int16) if keep_policy else None
+    policy = np.zeros((cap + 1, n + 1, *shape), np.int16) if keep_policy else None
     starts = np.cumsum([0] + [1 + 2 * len(m.talents) for m in party])
+    members = [_Member.of(member, moves[i], bits) for i, member in enumerate(party)]
     values: dict[Action, float] = {}
     start = np.full(cap + 1, terminal[cap])
-    shape = (top + 1, attempts + 1, every.size)
     for c in range(cap - 1, min(spot.crisis, cap) - 1, -1):
-        levels = c + window
-        slots = np.where(levels >= cap, width, levels % width)
+        slot = c % width
         bests, args = [], []
-        for i, member in enumerate(party):
-            seen = ring[i][:, slots]  # (O, K, attempts, used)
-            lined = seen.reshape(top + 1, width, flat)
-            options = [seen[shrink, auto]]
-            for j, (talent, _) in enumerate(member.talents):
-                mv, bit = moves[i][j], 1 << bits[(member.name, talent)]
-                failed = np.matmul(mv.fail, lined)  # (O, 2, flat)
-                after = [
-                    (failed[:, x] + mv.reduce @ lined[:, mv.success_crisis[x]]).reshape(shape) for x in (0, 1)
-                ]
-                again = (every & bit).astype(bool)
-                options.append(np.where(again, after[1][..., every | bit], after[0][..., every | bit]))
-            for j in range(len(member.talents)):
-                mv = moves[i][j]
-                decisive = np.full(shape, -np.inf)
-                if attempts:
-                    failed = np.matmul(mv.dec_fail[:, None, :], lined).reshape(shape)
-                    won = mv.dec_success[:, None, None] * terminal[min(c + mv.dec_crisis, cap)]
-                    decisive[:, 1:, :] = failed[:, :attempts] + won
-                options.append(decisive)
-            stack = np.stack(options)
-            bests.append(stack.max(axis=0))
-            args.append(stack.argmax(axis=0) + starts[i])
+        for i, member in enumerate(members):
+            won = float(terminal[min(c + member.dec_crisis, cap)])
+            options = member.options(ring[i, slot : slot + width], won, shrink, auto)
             if c == spot.crisis and (n == 1 or i != last):
-                for k, v in enumerate(stack[:, top, attempts, root_used]):
-                    if np.isfinite(v):
-                        values[actions[starts[i] + k]] = float(v)
-        best, arg = np.stack(bests), np.stack(args)
+                for k, option in enumerate(options):
+                    if np.isfinite(option[root]):
+                        values[actions[starts[i] + k]] = float(option[root])
+            best, arg = _best(options, int(starts[i]), keep_policy)
+            bests.append(best)
+            args.append(arg)
         for k in range(n + 1):
-            allowed = np.array([n == 1 or i != k for i in range(n)])
-            masked = np.where(allowed[:, None, None, None], best, -np.inf)
-            pick = masked.argmax(axis=0)
+            value, pick = _best_of([i for i in range(n) if n == 1 or i != k], bests, args)
             if k == last:
-                start[c] = masked[pick[top, attempts, root_used], top, attempts, root_used]
+                start[c] = value[root]
             if k < n:
-                ring[k, :, c % width] = np.take_along_axis(masked, pick[None], 0)[0]
-            if policy is not None:
-                policy[c, k] = np.take_along_axis(arg, pick[None], 0)[0]
+                ring[k, slot] = value
+                ring[k, slot + width] = value
+            if policy is not None and pick is not None:
+                policy[c, k] = pick
         if rules.complex.last_attempt_beats:
-            ring[:, :, c % width, 0, :] = terminal[c]
+            ring[:, slot, :, 0, :] = terminal[c]
+            ring[:, slot + width, :, 0, :] = terminal[c]
             if attempts == 0:
                 start[c] = terminal[c]
     if spot.crisis >= cap:
@@ -306,3 +361,33 @@ def _sweep(  # noqa: PLR0912, PLR0915, PLR0917 -- one sweep kept whole so its lo
                     if actions[k].kind != "decisive" or attempts:
                         values[actions[k]] = float(terminal[cap])
     return Solution(values, actions, policy, start)
+
+
+IntArray = npt.NDArray[np.int16]
+
+
+def _best(options: list[FloatArray], first: int, keep: bool) -> tuple[FloatArray, IntArray | None]:
+    """The best option at every state, and (if ``keep``) the index of the first best (``first`` + k)."""
+    best = options[0].copy()
+    arg = np.full(best.shape, first, np.int16) if keep else None
+    for k, option in enumerate(options[1:], start=1):
+        if arg is not None:
+            arg[option > best] = first + k  # strictly better: the first among equals stays
+        np.maximum(best, option, out=best)
+    return best, arg
+
+
+def _best_of(
+    allowed: list[int], bests: list[FloatArray], args: list[IntArray | None]
+) -> tuple[FloatArray, IntArray | None]:
+    """The best over the characters ``allowed`` to act, and which action it is (the first among equals)."""
+    value = bests[allowed[0]].copy()
+    first = args[allowed[0]]
+    pick = None if first is None else first.copy()
+    for i in allowed[1:]:
+        other = args[i]
+        if pick is not None and other is not None:
+            better = bests[i] > value
+            pick[better] = other[better]
+        np.maximum(value, bests[i], out=value)
+    return value, pick
