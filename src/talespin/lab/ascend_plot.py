@@ -6,40 +6,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..extras import require
 from .ascend_variants import AscendComparison
+from .heatmap import Panel, draw_panels
 
 __all__ = ["plot_ascend_comparison"]
 
 
+def _marks(base_even: list[int], even: list[int]) -> dict[tuple[int, int], str]:
+    marks: dict[tuple[int, int], str] = {}
+    for y, (b, v) in enumerate(zip(base_even, even, strict=True)):
+        row = {b: "B", v: "V"} if b != v else {b: "*"}
+        marks.update({(x, y): text for x, text in row.items() if x >= 0})
+    return marks
+
+
 def plot_ascend_comparison(cmp: AscendComparison, path: str | Path, required: int = 1) -> Path:
     """Draw one difference heatmap per variant after the first; the suffix picks PNG or SVG."""
-    matplotlib = require("matplotlib")  # loaded only when a plot is drawn (slow import; the [plot] extra)
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415 -- after choosing the Agg backend
-
-    out = Path(path)
     k = cmp.required.index(required)
-    others = cmp.names[1:] or cmp.names
-    fig, axes = plt.subplots(1, len(others), figsize=(8 * len(others), 5), squeeze=False)
-    base_even = cmp.dice_for_even_odds[cmp.names[0]][:, k]
-    for ax, name in zip(axes[0], others, strict=True):
-        diff = cmp.difference(name)[:, :, k]
-        bound = max(float(abs(diff).max()), 1e-9)
-        image = ax.imshow(diff, cmap="coolwarm", vmin=-bound, vmax=bound, origin="lower", aspect="auto")
-        even = cmp.dice_for_even_odds[name][:, k]
-        for y, (b, v) in enumerate(zip(base_even, even, strict=True)):
-            marks = {int(b): "B", int(v): "V"} if b != v else {int(b): "*"}
-            for x, text in marks.items():
-                if x >= 0:
-                    ax.text(x, y, text, ha="center", va="center", fontsize=8)
-        ax.set_xticks(range(len(cmp.pools)), [str(p) for p in cmp.pools])
-        ax.set_yticks(range(len(cmp.targets)), [str(t) for t in cmp.targets])
-        ax.set_xlabel("pool (d10s)")
-        ax.set_ylabel("Target")
-        ax.set_title(f"{name} − {cmp.names[0]}: P({required}+ Successes); B/V: fewest dice for even odds")
-        fig.colorbar(image, ax=ax, label="Δ P(success)")
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
-    return out
+    base_even = [int(b) for b in cmp.dice_for_even_odds[cmp.names[0]][:, k]]
+    panels = [
+        Panel(
+            cmp.difference(name)[:, :, k],
+            _marks(base_even, [int(v) for v in cmp.dice_for_even_odds[name][:, k]]),
+            cmp.pools,
+            cmp.targets,
+            "pool (d10s)",
+            "Target",
+            f"{name} − {cmp.names[0]}: P({required}+ Successes); B/V: fewest dice for even odds",
+            "Δ P(success)",
+        )
+        for name in cmp.names[1:] or cmp.names
+    ]
+    return draw_panels(panels, path, (8, 5))
