@@ -240,12 +240,16 @@ class _Member:
     dec_span: tuple[tuple[int, int], ...]  # per Obstruction, the Crisis window its failures fall in
 
     @classmethod
-    def of(cls, member: Member, moves: list[_Moves], bits: dict[tuple[str, str], int]) -> _Member:
-        """Stack the per-Talent tables of ``member``."""
-        fail = np.concatenate([mv.fail for mv in moves])
+    def of(
+        cls, member: Member, moves: list[_Moves], bits: dict[tuple[str, str], int], tops: int, width: int
+    ) -> _Member:
+        """Stack the per-Talent tables of ``member`` (none for a character without Talents: auto only)."""
+        fail = np.concatenate([mv.fail for mv in moves]) if moves else np.zeros((0, width))
         used = np.flatnonzero(fail.any(axis=0))
         k0, k1 = (int(used[0]), int(used[-1]) + 1) if used.size else (0, 1)
-        dec_fail = np.ascontiguousarray(np.stack([mv.dec_fail for mv in moves], axis=1))
+        dec_fail = np.zeros((tops, 0, width))
+        if moves:
+            dec_fail = np.ascontiguousarray(np.stack([mv.dec_fail for mv in moves], axis=1))
         spans = []
         for row in dec_fail:
             hit = np.flatnonzero(row.any(axis=0))
@@ -254,11 +258,11 @@ class _Member:
             np.ascontiguousarray(fail[:, k0:k1]),
             k0,
             k1,
-            moves[0].success_crisis,
-            np.concatenate([mv.reduce for mv in moves]),
+            moves[0].success_crisis if moves else (0, 0),
+            np.concatenate([mv.reduce for mv in moves]) if moves else np.zeros((0, tops)),
             dec_fail,
-            np.stack([mv.dec_success for mv in moves]),
-            moves[0].dec_crisis,
+            np.stack([mv.dec_success for mv in moves]) if moves else np.zeros((0, tops)),
+            moves[0].dec_crisis if moves else 0,
             tuple(bits[(member.name, t)] for t, _ in member.talents),
             tuple(spans),
         )
@@ -324,7 +328,7 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
     last = n if spot.last_actor is None else [m.name for m in party].index(spot.last_actor)
     policy = np.zeros((cap + 1, n + 1, *shape), np.int16) if keep_policy else None
     starts = np.cumsum([0] + [1 + 2 * len(m.talents) for m in party])
-    members = [_Member.of(member, moves[i], bits) for i, member in enumerate(party)]
+    members = [_Member.of(member, moves[i], bits, top + 1, width) for i, member in enumerate(party)]
     values: dict[Action, float] = {}
     start = np.full(cap + 1, terminal[cap])
     for c in range(cap - 1, min(spot.crisis, cap) - 1, -1):

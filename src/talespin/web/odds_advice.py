@@ -32,8 +32,9 @@ __all__ = ["HORIZON", "MAX_TABLE_STATES", "odds_with_advice", "with_advice"]
 HORIZON = 40
 """Without a visible Trigger ahead, the advice looks this much Crisis beyond the Crisis so far."""
 
-MAX_TABLE_STATES = 2_000_000
-"""The largest obstacle solved inside an odds request (about a second); larger ones say so instead."""
+MAX_TABLE_STATES = 10_000_000
+"""The largest obstacle solved inside an odds request (about half a second; the reference obstacle of
+``bench/bench_lab.py`` has twice as many states); larger ones say so instead, with the count."""
 
 
 def _next_trigger(scene: Mapping[str, Any]) -> int | None:
@@ -90,8 +91,13 @@ def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice |
         raise MalformedCommand("objective must be 'crisis' or 'below'", code="bad_field", path="objective")
     trigger = _next_trigger(scene) if objective == "below" else None
     cap = trigger if trigger is not None else crisis + HORIZON
-    if _states(party, spot, cap) > MAX_TABLE_STATES:
-        return None, "the obstacle is too large to solve at the table: use talespin lab advise"
+    states = _states(party, spot, cap)
+    if states > MAX_TABLE_STATES:
+        return None, (
+            f"the obstacle has {states} states to solve, more than the {MAX_TABLE_STATES} solved at the "
+            "table "
+            "(fewer characters present, Talents or Obstruction make it smaller): use talespin lab advise"
+        )
     base = obstacle.get("difficulty") or scene.get("difficulty") or rules.roll.difficulty.default
     net = int(query.get("advantage", 0) or 0) - int(query.get("disadvantage", 0) or 0)
     try:
