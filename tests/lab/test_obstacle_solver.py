@@ -8,7 +8,7 @@ import pytest
 
 from talespin.dice import pool_total
 from talespin.lab.obstacle import Spot, solve, utility
-from talespin.lab.party import parse_party
+from talespin.lab.party import Member, parse_party
 from talespin.systems.errors import MalformedCommand
 from talespin.systems.inciting_incident import default_rules, load_rules
 
@@ -116,3 +116,16 @@ def test_party_refuses_a_talent_without_a_level() -> None:
     """A Talent level out of the rules' range is refused with the path."""
     with pytest.raises(MalformedCommand, match="level"):
         parse_party([{"name": "Ada", "talents": {"Piloting": 12}}])
+
+
+def test_a_character_without_talents_takes_only_automatic_actions() -> None:
+    """A character with no Talents still acts (automatically), and the values match the recursion."""
+    # rule: II-COMPLEX-5
+    party = (Member("C0", (("T0", 5),)), Member("C1", ()))
+    got = solve(party, Spot(10, 2), RULES, terminal=utility("crisis", 18), base_d6=5)
+    want = _oracle([("C0", [5]), ("C1", [])], 10, 2, 18, "crisis")
+    assert {a.kind for a in got.values if a.character == "C1"} == {"auto"}
+    assert len(got.values) == len(want)
+    for action, v in got.values.items():
+        j = None if action.talent is None else int(action.talent[1:])
+        assert v == pytest.approx(want[(action.kind, int(action.character[1:]), j)], abs=1e-9)
