@@ -105,15 +105,16 @@ export function mountActions(root, ctx) {
       blind: blind.checked,
     }),
   );
-  // Phone first: the choices and their odds, then the result where the button was; the finer controls below.
+  // Phone first: the latest result (hidden until a roll) above the choices and their odds, so it lands in the
+  // first screen however long the choices are; the finer controls below.
   fill(
     root,
     heading,
     moveNote,
     controls,
     attackRow,
-    list,
     result,
+    list,
     modifiers,
     skillsBox,
     chart,
