@@ -3,7 +3,9 @@
 Each viewer's record (the GM's, or the players' — all players see the same events) is a chain: an event's
 ``prev`` is the head before it (:data:`GENESIS` for the first) and its ``head`` is
 ``SHA-256(prev || "\\n" || canonical(event))`` over the event as that viewer receives it, without the
-``prev`` and ``head`` keys. The canonical encoding is JSON with sorted keys, no spaces and UTF-8 text.
+``prev`` and ``head`` keys and without ``schema`` (the event's schema version, :mod:`.upcast`: envelope
+that is not hashed, so stamping it changed no head and older exports still verify). The canonical
+encoding is JSON with sorted keys, no spaces and UTF-8 text.
 
 Changing, inserting, deleting or reordering any event changes every head after it, so a head a client was
 once shown (kept in a *receipt*) pins the whole record up to that point: ``talespin verify --receipt``
@@ -23,7 +25,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-__all__ = ["CHAIN_ALGORITHM", "CHAIN_KEYS", "GENESIS", "Heads", "canonical", "link", "unlinked"]
+from .upcast import SCHEMA_KEY
+
+__all__ = [
+    "CHAIN_ALGORITHM",
+    "CHAIN_KEYS",
+    "GENESIS",
+    "UNHASHED_KEYS",
+    "Heads",
+    "canonical",
+    "link",
+    "unlinked",
+]
 
 GENESIS: Final = "0" * 64
 """The head before the first event of every chain."""
@@ -31,6 +44,8 @@ CHAIN_ALGORITHM: Final = "sha256(prev || '\\n' || canonical-json(event))"
 """How a head is computed; named in every export so readers know what they check."""
 CHAIN_KEYS: Final = frozenset({"prev", "head"})
 """The keys an event carries for its place in the chain (left out of what is hashed)."""
+UNHASHED_KEYS: Final = CHAIN_KEYS | {SCHEMA_KEY}
+"""Every key left out of what is hashed: the chain keys and the schema version."""
 
 
 def canonical(value: Any) -> bytes:
@@ -39,8 +54,8 @@ def canonical(value: Any) -> bytes:
 
 
 def unlinked(event: Mapping[str, Any]) -> dict[str, Any]:
-    """An event without its chain keys: what its head is computed over."""
-    return {key: value for key, value in event.items() if key not in CHAIN_KEYS}
+    """An event without its chain keys and schema version: what its head is computed over."""
+    return {key: value for key, value in event.items() if key not in UNHASHED_KEYS}
 
 
 def link(prev: str, event: Mapping[str, Any]) -> str:

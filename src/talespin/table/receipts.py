@@ -20,6 +20,7 @@ from .audit import Check
 from .auth import Viewer
 from .chain import GENESIS
 from .ledger import Ledger
+from .upcast import upcast
 from .views import visible_events
 
 __all__ = ["RECEIPT_FORMAT", "check_receipt", "stored_event"]
@@ -29,7 +30,8 @@ RECEIPT_FORMAT: Final = "talespin-receipt/1"
 
 
 def stored_event(campaign_id: str, raw: Mapping[str, Any]) -> StoredEvent:
-    """An exported event as the store held it."""
+    """An exported event as the store held it, read at today's event schema (:mod:`.upcast`)."""
+    raw = upcast(raw)
     return StoredEvent(
         campaign_id,
         int(raw["version"]),

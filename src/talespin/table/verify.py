@@ -36,6 +36,7 @@ from .fairness import HmacRng, commitment
 from .ledger import TABLE_EVENTS, Ledger, is_secret
 from .placeholders import BLIND_MADE, BLIND_REVEALED, STAND_INS, WITHHELD
 from .receipts import check_receipt, stored_event
+from .upcast import upcast_all
 
 __all__ = ["Check", "Verification", "verify_export"]
 
@@ -193,7 +194,7 @@ def verify_export(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]
 
 def _verify_whole(record: Mapping[str, Any], receipts: Sequence[tuple[str, Any]]) -> Verification:
     campaign_id = str(record["campaign"]["id"])
-    raws = list(record["events"])
+    raws = upcast_all(record["events"])  # SchemaError (a ValueError) for a schema this code cannot read
     events = [stored_event(campaign_id, raw) for raw in raws]
     full = record.get("viewer") == "gm"
     result = Verification()
