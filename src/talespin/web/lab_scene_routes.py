@@ -38,6 +38,8 @@ __all__ = [
     "MAX_TALENTS",
     "MAX_TRIGGERS",
     "add_scene_routes",
+    "conflict_answer",
+    "scene_answer",
 ]
 
 MAX_CHARACTERS = 4
