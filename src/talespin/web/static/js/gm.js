@@ -48,6 +48,17 @@ export function readTriggers(rows) {
     .filter((t) => t.text);
 }
 
+/**
+ * One row of GM controls: labelled fields, then the button that sends them.
+ * `labels` are [text, field] pairs; `extra` adds attributes to the button (a keyboard shortcut, say).
+ */
+const controlRow = (labels, { id, text, onclick, ...extra }) =>
+  h(
+    "div.row",
+    labels.map(([label, field]) => h("label", label, field)),
+    h("button.gm", { type: "button", id, onclick, ...extra }, text),
+  );
+
 /** A GM control group: a disclosure, so the panel stays short; the most used ones start open. */
 const group = (title, ...children) =>
   h(
@@ -192,20 +203,17 @@ export function mountGm(root, ctx) {
             "Present",
           ),
         ),
-        h(
-          "div.row",
-          h("label", "Obstruction", obstruction),
-          h("label", "Decisive attempts", attempts),
-          h(
-            "button.gm",
-            {
-              type: "button",
-              id: "gm-complex",
-              onclick: () =>
-                send({ do: "complex_obstacle", obstruction: int(obstruction), attempts: int(attempts) }),
-            },
-            "Set a Complex Obstacle",
-          ),
+        controlRow(
+          [
+            ["Obstruction", obstruction],
+            ["Decisive attempts", attempts],
+          ],
+          {
+            id: "gm-complex",
+            text: "Set a Complex Obstacle",
+            onclick: () =>
+              send({ do: "complex_obstacle", obstruction: int(obstruction), attempts: int(attempts) }),
+          },
         ),
       )
     : null;
@@ -223,38 +231,32 @@ export function mountGm(root, ctx) {
   const countersBox = ii
     ? group(
         "Crisis and Rising Tension",
-        h(
-          "div.row",
-          h("label", "Crisis change", crisisBy),
-          h("label", "Why", crisisWhy),
-          h(
-            "button.gm",
-            {
-              type: "button",
-              id: "gm-adjust-crisis",
-              onclick: () =>
-                send({
-                  do: "adjust_crisis",
-                  amount: int(crisisBy),
-                  reason: crisisWhy.value || "GM adjustment",
-                }),
-            },
-            "Adjust Crisis",
-          ),
+        controlRow(
+          [
+            ["Crisis change", crisisBy],
+            ["Why", crisisWhy],
+          ],
+          {
+            id: "gm-adjust-crisis",
+            text: "Adjust Crisis",
+            onclick: () =>
+              send({
+                do: "adjust_crisis",
+                amount: int(crisisBy),
+                reason: crisisWhy.value || "GM adjustment",
+              }),
+          },
         ),
-        h(
-          "div.row",
-          h("label", "Rising Tension", rtBy),
-          h("label", "Why", rtWhy),
-          h(
-            "button.gm",
-            {
-              type: "button",
-              id: "gm-add-tension",
-              onclick: () => send({ do: "add_tension", amount: int(rtBy), reason: rtWhy.value || "story" }),
-            },
-            "Add Rising Tension",
-          ),
+        controlRow(
+          [
+            ["Rising Tension", rtBy],
+            ["Why", rtWhy],
+          ],
+          {
+            id: "gm-add-tension",
+            text: "Add Rising Tension",
+            onclick: () => send({ do: "add_tension", amount: int(rtBy), reason: rtWhy.value || "story" }),
+          },
         ),
         h(
           "div.row",
