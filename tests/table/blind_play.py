@@ -22,6 +22,11 @@ from table_sheets import ADA, BEA, SUSAN, susan_test
 FIXED_TIME = "2026-01-01T00:00:00.000000+00:00"
 """Every run's clock: time is not among the GM's secrets (and would differ between any two runs)."""
 
+FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
+"""Physical faces for the Inciting Incident session's blind rolls that fail."""
+FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
+"""The same rolls' faces, exploding and succeeding."""
+
 
 @dataclass(frozen=True)
 class Secrets:
@@ -179,3 +184,19 @@ def play_ascend(driver: Driver, secrets: Secrets, seen: Seen) -> Callable[[], No
 def text(value: Any) -> str:
     """A JSON answer as one canonical text (what the tests compare byte for byte)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+SERVED_CASES = [
+    ("ii", "blind faces", Secrets(faces=FACES_LOW), Secrets(faces=FACES_HIGH)),
+    ("ii", "hidden notes", Secrets(notes=("a",)), Secrets(notes=("a secret", "b", "c"), undo_notes=True)),
+    ("ii", "hidden Trigger", Secrets(faces=FACES_LOW), Secrets(faces=FACES_LOW, hidden_trigger=True)),
+    (
+        "ii",
+        "unfired hidden Trigger before a fired one",
+        Secrets(faces=FACES_LOW, fired_trigger=True),
+        Secrets(faces=FACES_LOW, fired_trigger=True, hidden_trigger=True),
+    ),
+    ("ascend", "blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
+]
+"""(system, what, first, second): the pairs of runs both HTTP non-interference tests play, in process and
+against real servers."""

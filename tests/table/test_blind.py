@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import pytest
-from blind_play import FIXED_TIME, Secrets, Seen, play_ascend, play_ii, text
+from blind_play import FACES_HIGH, FACES_LOW, FIXED_TIME, Secrets, Seen, play_ascend, play_ii, text
 from determinism import counter, seeds
 from table_fakes import MemoryStore
 from table_sheets import ADA, SUSAN, susan_test
@@ -23,9 +23,6 @@ from talespin.table import TableError, TableService, Viewer, export_json, export
 from talespin.table.receipts import RECEIPT_FORMAT
 from talespin.table.verify import verify_export
 from talespin.table.views import events_after, state_json
-
-FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
-FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
 
 
 class ServiceDriver:

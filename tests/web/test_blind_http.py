@@ -14,14 +14,11 @@ from typing import Any
 
 import pytest
 from blind_drivers import HttpDriver
-from blind_play import FIXED_TIME, Secrets, Seen, assert_same_until_reveal, play_ascend, play_ii
+from blind_play import FIXED_TIME, SERVED_CASES, Secrets, Seen, assert_same_until_reveal, play_ascend, play_ii
 from determinism import counter, seeds
 from fastapi.testclient import TestClient
 
 from talespin.web import create_app
-
-FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
-FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
 
 
 def _sources() -> dict[str, Any]:
@@ -47,17 +44,7 @@ def _run(tmp_path: Path, name: str, system: str, secrets: Secrets) -> tuple[Seen
     return before, seen
 
 
-CASES = [
-    ("ii", "blind faces", Secrets(faces=FACES_LOW), Secrets(faces=FACES_HIGH)),
-    ("ii", "hidden notes", Secrets(notes=("a",)), Secrets(notes=("a secret", "b", "c"))),
-    (
-        "ii",
-        "unfired hidden Trigger before a fired one",
-        Secrets(faces=FACES_LOW, fired_trigger=True),
-        Secrets(faces=FACES_LOW, fired_trigger=True, hidden_trigger=True),
-    ),
-    ("ascend", "blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
-]
+CASES = SERVED_CASES
 
 
 @pytest.mark.parametrize(("system", "what", "first", "second"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])

@@ -22,11 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 from blind_drivers import ServedDriver
-from blind_play import Secrets, Seen, assert_same_until_reveal, play_ascend, play_ii, text
+from blind_play import SERVED_CASES, Secrets, Seen, assert_same_until_reveal, play_ascend, play_ii, text
 from web_support import ServerProcess, all_running, bearer, free_port
 
-FACES_LOW = [[1], [1], [1], [1], [1], [1], [1]]
-FACES_HIGH = [[6, 5], [6, 4], [5], [5], [4], [6, 6, 2], [3]]
 LAUNCHER = Path(__file__).with_name("fixed_serve.py")
 
 
@@ -53,18 +51,7 @@ def _run(server: ServerProcess, system: str, secrets: Secrets) -> tuple[Seen, Se
     return before, seen, text(gm.json()["events"])
 
 
-CASES = [
-    ("ii", "blind faces", Secrets(faces=FACES_LOW), Secrets(faces=FACES_HIGH)),
-    ("ii", "hidden notes", Secrets(notes=("a",)), Secrets(notes=("a secret", "b", "c"), undo_notes=True)),
-    ("ii", "hidden Trigger", Secrets(faces=FACES_LOW), Secrets(faces=FACES_LOW, hidden_trigger=True)),
-    (
-        "ii",
-        "unfired hidden Trigger before a fired one",
-        Secrets(faces=FACES_LOW, fired_trigger=True),
-        Secrets(faces=FACES_LOW, fired_trigger=True, hidden_trigger=True),
-    ),
-    ("ascend", "blind server dice", Secrets(nonce="1f" * 16), Secrets(nonce="e0" * 16)),
-]
+CASES = SERVED_CASES
 
 
 @pytest.mark.parametrize(("system", "what", "first", "second"), CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
