@@ -7,10 +7,11 @@ from pathlib import Path
 from ..extras import require
 from .report import BalanceReport
 
-__all__ = ["plot_costs", "plot_scene_crisis"]
+__all__ = ["plot_costs", "plot_scene_crisis", "pyplot"]
 
 
-def _pyplot() -> object:
+def pyplot() -> object:
+    """``matplotlib.pyplot`` on the Agg backend (files only, no window), or :class:`MissingExtra`."""
     matplotlib = require("matplotlib")  # loaded only when a plot is drawn (slow import; the [plot] extra)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415 -- after choosing the Agg backend
@@ -20,7 +21,7 @@ def _pyplot() -> object:
 
 def plot_costs(report: BalanceReport, path: str | Path, difficulties: tuple[int, ...] = (3, 5, 7)) -> Path:
     """P(success) against a Talent level's point cost, one line per base d6 count; PNG or SVG."""
-    plt = _pyplot()
+    plt = pyplot()
     out = Path(path)
     fig, ax = plt.subplots(figsize=(7, 4.5))  # type: ignore[attr-defined]
     for d in difficulties:
@@ -47,7 +48,7 @@ def plot_costs(report: BalanceReport, path: str | Path, difficulties: tuple[int,
 
 def plot_scene_crisis(report: BalanceReport, path: str | Path) -> Path:
     """E[Crisis] of the reference scene at each difficulty, one line per policy; PNG or SVG."""
-    plt = _pyplot()
+    plt = pyplot()
     out = Path(path)
     fig, ax = plt.subplots(figsize=(7, 4.5))  # type: ignore[attr-defined]
     for policy, row in report.scene_crisis.items():
