@@ -5,7 +5,8 @@
 "advantage"?}`` and answers :meth:`talespin.lab.advice.Advice.to_json`. Bad input is a 422 naming the key.
 ``POST /api/lab/compare`` puts rules variants side by side (:mod:`.lab_compare_routes`); ``/api/lab/ascend/…``
 answers the Ascend lab's questions (:mod:`.lab_ascend_routes`); ``/api/lab/scene`` and
-``/api/lab/conflict`` analyse a scene and simulate a conflict (:mod:`.lab_scene_routes`).
+``/api/lab/conflict`` analyse a scene and simulate a conflict (:mod:`.lab_scene_routes`); ``/api/lab/report``
+answers a system's balance report, its page and pictures inline (:mod:`.lab_report_routes`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..systems.inciting_incident import default_rules
 from ..table.shape import check_depth
 from .lab_ascend_routes import add_ascend_routes
 from .lab_compare_routes import add_compare_routes
+from .lab_report_routes import add_report_routes
 from .lab_scene_routes import add_scene_routes
 
 __all__ = ["lab_router"]
@@ -91,4 +93,5 @@ def lab_router() -> APIRouter:
     add_compare_routes(router)
     add_ascend_routes(router)
     add_scene_routes(router)
+    add_report_routes(router)
     return router
