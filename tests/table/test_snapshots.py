@@ -123,7 +123,10 @@ def test_a_restart_reads_only_the_events_after_the_snapshot() -> None:
     assert second.events(campaign_id, bea) == first.events(campaign_id, bea)
     assert ledger.log.loaded_from == saved.version  # what players were shown is kept in the snapshot
     assert second.events(campaign_id, GM) == first.events(campaign_id, GM)
+    assert ledger.log.loaded_from == saved.version  # a few older events are read, not kept
+    ledger.log.load()
     assert ledger.log.loaded_from == 0
+    assert second.events(campaign_id, GM) == first.events(campaign_id, GM)
 
 
 def test_an_undo_replays_from_the_newest_checkpoint() -> None:
@@ -230,3 +233,24 @@ def test_processes_sharing_postgresql_save_consistent_snapshots() -> None:
         stores[0].drop_schema()
         for store in stores:
             store.close()
+
+
+def test_the_newest_page_after_a_restart_links_no_old_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot keeps the chain's links of its newest events: the first page a client reads after a
+    restart needs none of the events before the snapshot, and carries the same heads as before."""
+    monkeypatch.setattr(snapshots, "MAX_EVENTS_PAGE", 10)  # the snapshot keeps the links of its newest 10
+    store = MemoryStore()
+    first = TableService(store)
+    campaign_id, bea = _new_campaign(first)
+    _play(first, campaign_id, [{"do": "note", "text": f"n{n}"} for n in range(12)], bea)
+    saved = store.latest_snapshot(campaign_id, snapshots.fingerprint())
+    assert saved is not None and saved.version > 8
+    second = TableService(store)
+    second.load_all()
+    ledger = second.ledger(campaign_id)
+    newest = ledger.log[saved.version - 4 :]  # the page reaches back before the snapshot
+    assert visible_events(ledger, GM, newest) == visible_events(first.ledger(campaign_id), GM, newest)
+    assert ledger.chains["gm"].known_from == saved.version  # nothing linked again
+    assert ledger.log.loaded_from == saved.version  # the page's older events were read, not kept
+    assert second.events(campaign_id, GM) == first.events(campaign_id, GM)
+    assert ledger.chains["gm"].known_from == 0  # an older page links the whole chain once

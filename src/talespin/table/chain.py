@@ -69,7 +69,8 @@ class Heads:
 
     ``seen`` is how many events of the log have been linked (visible or not), so extending it costs only
     the new events. A chain restored from a snapshot knows only its tip: ``prev``/``head`` of the events up
-    to ``known_from`` are linked again when first needed, and must end at ``known_tip``.
+    to ``known_from`` are linked again when first needed, and must end at ``known_tip``; those of its
+    newest events (above ``linked_after``) come with the snapshot: the newest page of the log links none.
     """
 
     seen: int = 0
@@ -78,6 +79,8 @@ class Heads:
     head: dict[int, str] = field(default_factory=dict)
     known_from: int = 0
     known_tip: str = GENESIS
+    linked_after: int = 0
+    """``prev``/``head`` are known for every linked version above this one (a snapshot keeps the newest)."""
 
     def add(self, version: int, event: Mapping[str, Any]) -> None:
         """Link one visible event at the tip."""

@@ -7,7 +7,8 @@ once through its *reader*, a function the service hands over (``reader(after, up
 versions ``after + 1 .. upto``), and keeps them.
 
 Versions are gap-free from 1, so event *v* sits at index ``v - 1`` and ``log[after:]`` is every event
-after version ``after``: reading a tail past the snapshot costs no trip to the store.
+after version ``after``: reading a tail past the snapshot costs no trip to the store, and a slice reaching
+before the snapshot by at most :data:`PEEK` events (a page of the log) reads only those, without keeping them.
 
 >>> from talespin.store.port import StoredEvent
 >>> older = [StoredEvent("c", v, "NoteAdded", {}, "public", None, "") for v in (1, 2)]
@@ -15,6 +16,8 @@ after version ``after``: reading a tail past the snapshot costs no trip to the s
 >>> log.append(StoredEvent("c", 3, "NoteAdded", {}, "public", None, ""))
 >>> len(log), [e.version for e in log[2:]], log.loaded_from
 (3, [3], 2)
+>>> [e.version for e in log[1:]], log.loaded_from
+([2, 3], 2)
 >>> [e.version for e in log], log.loaded_from
 ([1, 2, 3], 0)
 """
@@ -30,6 +33,10 @@ __all__ = ["Log", "Reader"]
 
 Reader = Callable[[int, int], list[StoredEvent]]
 """Reads the events of versions ``after + 1 .. upto`` from where they are kept."""
+
+
+PEEK = 1000
+"""At most how many of the events still in the store a slice reads without loading (and keeping) them all."""
 
 
 class Log(Sequence[StoredEvent]):
@@ -80,6 +87,13 @@ class Log(Sequence[StoredEvent]):
             start, stop, step = index.indices(len(self))
             if start >= base and step == 1:
                 return self._events[start - base : max(stop - base, 0)]
+            if step == 1 and 0 < min(stop, base) - start <= PEEK:  # a few older events: read, not kept
+                assert self._reader is not None
+                upto = min(stop, base)
+                older = self._reader(start, upto)
+                if [e.version for e in older] != list(range(start + 1, upto + 1)):
+                    raise LookupError(f"the store did not give back versions {start + 1}..{upto} of the log")
+                return older + self._events[: max(stop - base, 0)]
             self.load()
             return self._events[index]
         position = index if index >= 0 else len(self) + index

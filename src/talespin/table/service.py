@@ -102,6 +102,8 @@ class _Campaign:
     problems: list[Problem]
     odds: OrderedDict[tuple[int, str, str], dict[str, Any]] = field(default_factory=OrderedDict)
     views: dict[tuple[int, str, str | None], dict[str, Any]] = field(default_factory=dict)
+    frames: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
+    """Each view of :attr:`views` as the text of its WebSocket state frame, written once for every socket."""
 
 
 def _name(value: Any, what: str) -> str:
@@ -423,6 +425,26 @@ class TableService:
                 campaign.views = {k: v for k, v in campaign.views.items() if k[0] == key[0]}
                 campaign.views[key] = shown
             return shown
+
+    def live_state_frame(self, campaign_id: str, viewer: Viewer) -> str:
+        """The WebSocket frame ``{"kind": "state", "state": …}`` of :meth:`live_state`, as JSON text.
+
+        Written once per version and viewer, so every socket of that viewer is sent the same text: with five
+        pages open after a command, five views are built and five frames written, not one per socket. The
+        text is cut from the viewer's own state, so a player's frame depends on nothing the player may not
+        see.
+        """
+        state = self.live_state(campaign_id, viewer)
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            key = (campaign.ledger.version, viewer.role, viewer.player_id)
+            text = campaign.frames.get(key)
+            if text is None or campaign.views.get(key) is not state:
+                frame = {"kind": "state", "state": state}
+                text = json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+                campaign.frames = {k: v for k, v in campaign.frames.items() if k[0] == key[0]}
+                campaign.frames[key] = text
+            return text
 
     def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
         """The events after version ``after`` that ``viewer`` may see (up to the newest committed)."""

@@ -30,6 +30,7 @@ from .auth import Viewer
 from .chain import Heads
 from .ledger import Entry, Ledger, Note
 from .log import Log, Reader
+from .pages import MAX_EVENTS_PAGE
 from .salvage import Problem
 from .views import chain
 
@@ -82,9 +83,26 @@ def dump(ledger: Ledger, problems: list[Problem]) -> bytes:
     ]
     kept["_notes"] = [(n.entry, n.text, n.visibility, n.by) for n in kept["_notes"]]
     kept["_seatings"] = [f.version if isinstance(f, Entry) else f for f in kept["_seatings"]]
-    chains = {role: (heads.seen, heads.tip) for role, heads in ledger.chains.items()}
+    chains = {role: (heads.seen, heads.tip, _newest_links(heads)) for role, heads in ledger.chains.items()}
     body = {"format": _FORMAT, "ledger": kept, "chains": chains, "problems": list(problems)}
     return zlib.compress(pickle.dumps(body, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def _newest_links(heads: Heads) -> tuple[int, dict[int, str], dict[int, str]]:
+    """The version above which the snapshot keeps the chain's links, and ``prev``/``head`` of those versions.
+
+    The newest :data:`~.pages.MAX_EVENTS_PAGE` versions: the page a client opens first after a restart is
+    then served without linking the whole log again (older pages link it once, when first read).
+    """
+    after = max(heads.seen - MAX_EVENTS_PAGE, heads.linked_after if heads.known_from else 0)
+    prev = {version: link for version, link in heads.prev.items() if version > after}
+    head = {version: link for version, link in heads.head.items() if version > after}
+    return after, prev, head
+
+
+def _restored(seen: int, tip: str, links: tuple[int, dict[int, str], dict[int, str]]) -> Heads:
+    after, prev, head = links
+    return Heads(seen=seen, tip=tip, prev=prev, head=head, known_from=seen, known_tip=tip, linked_after=after)
 
 
 def restore(data: bytes, reader: Reader) -> tuple[Ledger, list[Problem]]:
@@ -106,9 +124,6 @@ def restore(data: bytes, reader: Reader) -> tuple[Ledger, list[Problem]]:
     kept["_seatings"] = [by_version[f] if isinstance(f, int) else f for f in kept["_seatings"]]
     ledger = Ledger(**kept)
     ledger.log = Log(ledger.version, reader)
-    ledger.chains = {
-        role: Heads(seen=seen, tip=tip, known_from=seen, known_tip=tip)
-        for role, (seen, tip) in body["chains"].items()
-    }
+    ledger.chains = {role: _restored(*kept_chain) for role, kept_chain in body["chains"].items()}
     ledger.checkpoints = [(ledger.version, ledger.state)]
     return ledger, list(body["problems"])

@@ -34,6 +34,7 @@ __all__ = [
     "event_json",
     "events_after",
     "head",
+    "notes_json",
     "pending_json",
     "state_json",
     "version_for",
@@ -87,7 +88,7 @@ def _relink(ledger: Ledger, viewer: Viewer, heads: Heads) -> None:
         raise LookupError("the stored events do not end at the hash chain's head of the snapshot")
     heads.prev.update(older.prev)
     heads.head.update(older.head)
-    heads.known_from, heads.known_tip = 0, older.tip
+    heads.known_from, heads.known_tip, heads.linked_after = 0, older.tip, 0
 
 
 def head(ledger: Ledger, viewer: Viewer) -> str:
@@ -113,7 +114,7 @@ def visible_events(ledger: Ledger, viewer: Viewer, events: Iterable[StoredEvent]
         return stream(ledger, viewer).released_by(min(versions), max(versions))
     heads = chain(ledger, viewer)
     events = list(events)
-    if events and heads.known_from and events[0].version <= heads.known_from:
+    if events and heads.known_from and events[0].version <= heads.linked_after:
         _relink(ledger, viewer, heads)
     shown = []
     for stored in events:
@@ -151,11 +152,7 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         "physical_dice": ledger.physical_dice,
         "state": ledger.system.view(ledger.state if viewer.is_gm else ledger.release.state, role),
         "pending": pending_json(ledger, viewer),
-        "notes": [
-            {"entry": numbers.get(n.entry, n.entry), "text": n.text, "visibility": n.visibility, "by": n.by}
-            for n in ledger.notes()
-            if viewer.is_gm or n.visibility == "public"
-        ],
+        **notes_json(ledger, viewer, numbers),
         "seeds": [
             {
                 "number": s.number,
@@ -167,6 +164,28 @@ def state_json(ledger: Ledger, viewer: Viewer) -> dict[str, Any]:
         ],
         "undoable": undoable.version if undoable is not None and viewer.is_gm else None,
         "legal": legal_json(ledger, viewer),
+    }
+
+
+NOTES_SHOWN = 100
+"""How many of the newest notes a state carries; older ones are read from the paged log (``NoteAdded``)."""
+
+
+def notes_json(ledger: Ledger, viewer: Viewer, numbers: dict[int, int]) -> dict[str, Any]:
+    """The newest :data:`NOTES_SHOWN` notes ``viewer`` may see, oldest first, and how many it may see in all.
+
+    A long campaign gathers thousands of notes; carrying every one in each state would make the state (sent
+    with every batch of live events) grow without end. So ``notes`` holds the newest ones and
+    ``notes_total`` counts them all; ``notes_total > len(notes)`` tells a client that older notes are in the
+    log (``events?after=…&limit=…``, events of type ``NoteAdded``).
+    """
+    seen = [n for n in ledger.notes() if viewer.is_gm or n.visibility == "public"]
+    return {
+        "notes": [
+            {"entry": numbers.get(n.entry, n.entry), "text": n.text, "visibility": n.visibility, "by": n.by}
+            for n in seen[-NOTES_SHOWN:]
+        ],
+        "notes_total": len(seen),
     }
 
 

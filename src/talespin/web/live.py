@@ -14,8 +14,8 @@ What a client sends on the socket is checked and answered by :mod:`.messages`.
 A socket opened with ``?state=1`` also gets the viewer's state, so a page need not fetch it after every
 event: a frame ``{"kind": "state", "state": {…}}`` (exactly what ``GET /state`` answers this viewer) after
 the backlog and after each batch of new events. Like ``GET /state`` it is cut by :func:`talespin.table.views.
-state_json`, so it carries nothing the viewer may not see; it is built once per version and viewer however
-many pages are open.
+state_json`, so it carries nothing the viewer may not see; it is built, and written as JSON text, once per
+version and viewer however many pages are open.
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ def _removes(events: list[StoredEvent], viewer: Viewer) -> bool:
 
 
 async def _send_state(websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer) -> None:
-    state = await run_in_threadpool(service.live_state, campaign_id, viewer)
-    await websocket.send_json({"kind": "state", "state": state})
+    # The frame's text is written once per version and viewer and shared by all of that viewer's sockets.
+    await websocket.send_text(await run_in_threadpool(service.live_state_frame, campaign_id, viewer))
 
 
 async def _forward(

@@ -57,6 +57,7 @@ function readState(res) {
     pending: res.pending || { blind: 0, withheld: 0, entries: [] },
     variant: res.variant || {},
     notes: res.notes || [],
+    notesTotal: res.notes_total ?? (res.notes || []).length,
     inviteLink: res.invite_link || null,
     physical: res.physical_dice || "players",
   };
@@ -273,6 +274,7 @@ function showState(raw) {
     pending: s.pending,
     variant: s.variant,
     notes: s.notes,
+    notesTotal: s.notesTotal,
     physical: s.physical,
   });
   // Physical dice (faces typed by hand): the players' own, unless the GM keeps them for itself.
@@ -374,6 +376,10 @@ function render() {
   if (ctx.notes?.length) {
     $("#people").append(
       h("h3", "Notes"),
+      // The state carries the newest notes only; the older ones are in the log.
+      ctx.notesTotal > ctx.notes.length
+        ? h("p.small.muted", `The newest ${ctx.notes.length} of ${ctx.notesTotal} notes; older ones are in the log.`)
+        : null,
       h(
         "ul.triggers",
         { id: "notes" },
