@@ -1,4 +1,5 @@
-"""The designer's lab page: a variant uploaded, grids and difference heatmaps drawn, the best play shown.
+"""The designer's lab page: a variant uploaded, grids and difference heatmaps drawn, the best play shown,
+a whole scene analysed exactly and the balance report laid out with its pictures.
 
 The page needs no login. It is checked on a desktop and on a phone, in dark mode, and with axe-core (WCAG 2
 A/AA, contrast included); a campaign created with a variant links to it with that variant filled in.
@@ -12,6 +13,10 @@ from typing import Any
 import pytest
 from layout_probes import VIEWPORTS, axe, layout, tab_walk
 from playwright.sync_api import expect
+
+from talespin.lab.scene import analyse_scene
+from talespin.lab.scene_spec import parse_scene
+from talespin.systems.inciting_incident import default_rules
 
 pytestmark = pytest.mark.browser
 
@@ -133,6 +138,99 @@ def test_a_campaigns_variant_opens_in_the_lab(new_page: Any) -> None:
     expect(lab.locator("#summary")).to_contain_text("House rules")
 
 
+def _fixed(x: float) -> str:
+    """A figure as the page writes it: two decimals, a trailing ".00" dropped (ui.js num)."""
+    text = f"{x:.2f}"
+    return text[:-3] if text.endswith(".00") else text
+
+
+def test_a_scene_is_analysed_exactly_and_shown(new_page: Any) -> None:
+    """The scene typed on the page, under a chosen policy: the figures are the lab's own analysis of it, with
+    the Crisis distribution charted and tabulated and every Trigger's odds (II-CRISIS-2)."""
+    # rule: II-CRISIS-2
+    page = new_page()
+    page.goto("/lab.html")
+    page.fill("#scene-difficulty", "4")
+    page.select_option("#scene-policy", "roll")
+    page.fill("#scene-triggers", "- {at: 8, every: 6, text: Sirens}\n- {at: 12}")
+    page.fill("#scene-characters", "- {name: Ada, talents: {Piloting: 3}}\n- {name: Bo, talents: {Brawl: 2}}")
+    page.fill("#scene-obstacles", "- {kind: simple, to: Ada}\n- {kind: complex, obstruction: 8, attempts: 2}")
+    page.click("#scene-button")
+    expect(page.locator("#scene-status")).to_contain_text("always the best Talent roll")
+    rules = default_rules()
+    scene = parse_scene(
+        {
+            "difficulty": 4,
+            "triggers": [{"at": 8, "every": 6, "text": "Sirens"}, {"at": 12}],
+            "characters": [
+                {"name": "Ada", "talents": {"Piloting": 3}},
+                {"name": "Bo", "talents": {"Brawl": 2}},
+            ],
+            "obstacles": [
+                {"kind": "simple", "to": "Ada"},
+                {"kind": "complex", "obstruction": 8, "attempts": 2},
+            ],
+        },
+        rules,
+    )
+    want = analyse_scene(scene, rules, policy="roll").to_json()
+    figures = page.locator("#scene-figures dd")
+    expect(figures.nth(0)).to_have_text(_fixed(want["expected_crisis"]))
+    expect(figures.nth(2)).to_have_text(_fixed(want["expected_rising_tension"]))
+    expect(figures.nth(3)).to_have_text(_fixed(want["expected_actions"]))
+    expect(page.locator("#scene-crisis tbody tr")).to_have_count(len(want["crisis"]))
+    expect(page.locator("#scene-crisis tbody tr").last).to_contain_text(f"{want['cap']} or more")
+    expect(page.locator("#scene-result svg.chart rect.bar")).to_have_count(len(want["crisis"]))
+    triggers = page.locator("#scene-triggers-table tbody tr")
+    expect(triggers).to_have_count(2)
+    expect(triggers.nth(0)).to_contain_text("Sirens: at 8, again every 6")
+    expect(triggers.nth(0).locator("td").nth(0)).to_have_text(
+        f"{round(want['triggers'][0]['p_fires'] * 100)}%"
+    )
+    _accessible(page)
+    page.fill("#scene-obstacles", "- {kind: simple, to: Zed}")
+    page.click("#scene-button")
+    expect(page.locator("#scene-errors")).to_contain_text("Zed")
+
+
+def test_the_balance_report_appears_with_its_pictures(new_page: Any) -> None:
+    """The report of the variants typed above: its sections, tables and SVG pictures laid out on the page, a
+    variant's changes listed; Ascend's report takes a hero sheet (AS-TEST-3); a bad variant is named."""
+    # rule: II-SIMPLE-2
+    # rule: AS-TEST-3
+    page = new_page()
+    page.goto("/lab.html")
+    expect(page.locator("#report-hero-field")).to_be_hidden()  # a hero is Ascend's
+    page.click("#report-button")
+    report = page.locator("#report-page")
+    expect(report.locator("h3")).to_have_text("Inciting Incident: balance report")
+    expect(report.locator("h4")).to_have_count(4)
+    expect(report.locator("img.report-plot")).to_have_count(3)  # costs, the scene, the variant
+    expect(report).to_contain_text("auto 5 changes")
+    expect(page.locator("#report-status")).to_contain_text("3 pictures")
+    assert report.locator("table").count() >= 3
+    loaded = "() => [...document.querySelectorAll('#report-page img')].every((i) => i.naturalWidth > 0)"
+    page.wait_for_function(loaded)
+    expect(page.locator("#report-save")).to_have_attribute("download", "inciting-incident-report.md")
+    _accessible(page)
+    page.select_option("#lab-system", "ascend")
+    page.fill("#variants .variant .v-name", "d12")
+    page.fill("#variants .variant .v-text", "die: {size: 12}")
+    page.fill(
+        "#report-hero",
+        "name: Mira\nskills: {Stealth: 3}\ntraits: {Agility: 4}\nconvictions: {}\nbackgrounds: {}\naids: {}",
+    )
+    page.click("#report-button")
+    expect(report.locator("h3")).to_have_text("Ascend: balance report")
+    expect(report).to_contain_text("Mira")
+    expect(report.locator("img.report-plot")).to_have_count(6)
+    page.wait_for_function(loaded)
+    page.fill("#variants .variant .v-text", "dye: {size: 12}")
+    page.click("#report-button")
+    expect(page.locator("#report-errors")).to_contain_text("dye")
+    expect(page.locator("#report-errors code")).to_have_text("variants.d12")
+
+
 @pytest.mark.parametrize("size", sorted(VIEWPORTS))
 def test_the_lab_page_lays_out_for_fingers_and_keys(new_page: Any, size: str) -> None:
     """With results and advice drawn: nothing off the sides or under 44 px or overlapping; Tab in order."""
@@ -142,6 +240,10 @@ def test_the_lab_page_lays_out_for_fingers_and_keys(new_page: Any, size: str) ->
     expect(page.locator("#grids table.heatmap")).to_have_count(2)
     page.click("#advice-button")
     expect(page.locator("#advice-table")).to_be_visible()
+    page.click("#scene-button")
+    expect(page.locator("#scene-crisis")).to_be_visible()
+    page.click("#report-button")
+    expect(page.locator("#report-page img.report-plot")).to_have_count(3)
     found = layout(page)
     assert found["scrollWidth"] <= found["width"], f"{size}: the page scrolls sideways"
     assert found["offscreen"] == [] and found["small"] == [] and found["overlaps"] == [], found

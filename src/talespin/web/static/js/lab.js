@@ -1,12 +1,15 @@
 // The designer's lab: rules variants compared on the same grid of exact odds (POST /api/lab/compare), drawn
 // as heatmaps — the baseline's figures, then each variant's difference from it, with the choice a player
-// would make marked — and best play on a Complex Obstacle (lab-advice.js). Pure computation: no login.
+// would make marked — a whole scene analysed exactly (lab-scene.js), best play on a Complex Obstacle
+// (lab-advice.js) and the balance report (lab-report.js). Pure computation: no login.
 // A campaign's table links here with its variant in the address (#system=…&variant=…&name=…).
 
 import "./theme.js";
 import { request } from "./api.js";
 import { heatmap } from "./heatmap.js";
 import { mountAdvice } from "./lab-advice.js";
+import { mountReport } from "./lab-report.js";
+import { mountScene } from "./lab-scene.js";
 import { readData } from "./sheetio.js";
 import { $, fill, h, num, pct } from "./ui.js";
 
@@ -295,4 +298,6 @@ const given = new URLSearchParams(location.hash.slice(1));
 if (given.get("system")) $("#lab-system").value = given.get("system");
 if (given.get("variant")) addVariant(given.get("name") || "campaign", given.get("variant"));
 else addVariant("auto 5", "crisis: {auto: 5}");
+mountScene();
 mountAdvice();
+mountReport();
