@@ -378,7 +378,10 @@ function render() {
       h("h3", "Notes"),
       // The state carries the newest notes only; the older ones are in the log.
       ctx.notesTotal > ctx.notes.length
-        ? h("p.small.muted", `The newest ${ctx.notes.length} of ${ctx.notesTotal} notes; older ones are in the log.`)
+        ? h(
+            "p.small.muted",
+            `The newest ${ctx.notes.length} of ${ctx.notesTotal} notes; older ones are in the log.`,
+          )
         : null,
       h(
         "ul.triggers",
