@@ -3,7 +3,8 @@
 ``create_app(store_url)`` opens (and migrates) the store, rebuilds every campaign's state by replay, and
 wires the routes. On PostgreSQL the app also LISTENs for other processes' commits while it runs (the store's
 change feed, started and stopped with the app's lifespan), so several processes can serve one database.
-Sync route functions run in the server's thread pool; the table service serialises commands per campaign.
+Sync route functions run in the server's thread pool, commands in the command lane's (:mod:`.command_lane`);
+the table service serialises commands per campaign.
 See ``contracts.md`` ("The game table over HTTP") for the endpoints and :mod:`.errors` for how every
 failure maps to a status code.
 """
@@ -20,13 +21,14 @@ from fastapi.staticfiles import StaticFiles
 from ..store import open_store
 from ..table import TableService
 from ..table.fairness import draw_seed
+from .command_lane import CommandLane
 from .errors import install_error_handlers
-from .guard import Guard
+from .gate import Gate
 from .lab_routes import lab_router
-from .limits import MAX_BODY, BodyLimit
+from .limits import MAX_BODY
 from .live import Hub
 from .routes import api_router
-from .throttle import RateLimits, SharedRates, Throttle
+from .throttle import RateLimits, SharedRates
 
 __all__ = ["DEFAULT_LIMITS", "STATIC", "create_app"]
 
@@ -75,6 +77,7 @@ def create_app(
     service.listen(hub.publish)
     service.load_all()
     feed = store.changes()
+    lane = CommandLane(service)
 
     def on_link(up: bool) -> None:
         if up:
@@ -87,6 +90,7 @@ def create_app(
         yield
         if feed is not None:
             feed.stop()
+        lane.close()
         store.close()
 
     app = FastAPI(
@@ -100,9 +104,16 @@ def create_app(
     app.state.hub = hub
     app.state.feed = feed
     install_error_handlers(app)
-    app.add_middleware(BodyLimit, limit=max_body)
-    app.add_middleware(Throttle, limits=limits, shared=_shared_rates(store))
-    app.add_middleware(Guard, origins=tuple(origins))  # outermost: refusals carry the headers too
+    # One layer for the security headers, the Origin check, the rate limits and the body cap (in that order:
+    # refusals carry the headers too), and the command lane beside the framework's routing.
+    app.add_middleware(
+        Gate,
+        limits=limits,
+        shared=_shared_rates(store),
+        origins=tuple(origins),
+        max_body=max_body,
+        lane=lane,
+    )
 
     app.include_router(api_router(service, hub, feed))
     app.include_router(lab_router())

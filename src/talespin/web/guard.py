@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .throttle import deny_socket
 
-__all__ = ["DOCS_POLICY", "PAGE_POLICY", "SECURITY_HEADERS", "Guard"]
+__all__ = ["DOCS_PATHS", "DOCS_POLICY", "PAGE_POLICY", "SECURITY_HEADERS", "Guard"]
 
 PAGE_POLICY: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -48,7 +48,8 @@ SECURITY_HEADERS: Final = (
 )
 """Sent with every HTTP response, beside ``Content-Security-Policy``."""
 
-_DOCS_PATHS: Final = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+DOCS_PATHS: Final = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+"""The pages that get :data:`DOCS_POLICY`."""
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -74,22 +75,25 @@ class Guard:
         host = (_header(scope, b"host") or "").lower()
         return origin in self.origins or (bool(host) and origin in {f"http://{host}", f"https://{host}"})
 
+    @staticmethod
+    async def refuse_socket(scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a WebSocket handshake from a foreign page: 403 ``foreign_origin``."""
+        message = "this page may not open the table's live updates: its Origin is not the table's own"
+        body = json.dumps({"error": {"code": "foreign_origin", "message": message, "rule": None}}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        await deny_socket(scope, receive, send, status=403, body=body, headers=headers)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             if self.allows(scope):
                 await self.app(scope, receive, send)
-                return
-            message = "this page may not open the table's live updates: its Origin is not the table's own"
-            body = json.dumps(
-                {"error": {"code": "foreign_origin", "message": message, "rule": None}}
-            ).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-            await deny_socket(scope, receive, send, status=403, body=body, headers=headers)
+            else:
+                await self.refuse_socket(scope, receive, send)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = DOCS_POLICY if scope.get("path") in _DOCS_PATHS else PAGE_POLICY
+        policy = DOCS_POLICY if scope.get("path") in DOCS_PATHS else PAGE_POLICY
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -12,13 +12,13 @@ from typing import Final
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["MAX_BODY", "BodyLimit"]
+__all__ = ["MAX_BODY", "BodyLimit", "TooLarge"]
 
 MAX_BODY: Final = 64 * 1024
 """The default cap on a request body, in bytes (64 KiB)."""
 
 
-class _TooLarge(HTTPException):
+class TooLarge(HTTPException):
     """Raised while reading a body that runs past the cap; an HTTPException so the framework passes it on."""
 
     def __init__(self, limit: int) -> None:
@@ -32,7 +32,8 @@ class BodyLimit:
         self.app = app
         self.limit = limit
 
-    async def _refuse(self, send: Send) -> None:
+    async def refuse(self, send: Send) -> None:
+        """Send the JSON 413."""
         message = f"the request body is larger than the limit of {self.limit} bytes"
         error = {"code": "too_large", "rule": None, "message": message, "limit": self.limit}
         body = json.dumps({"error": error}).encode()
@@ -40,19 +41,25 @@ class BodyLimit:
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", []):
+    def declared_too_large(self, scope: Scope) -> bool:
+        """Whether the request's ``Content-Length`` is over the cap (or not a number)."""
+        for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
-                    declared = self.limit + 1
+                    return True
                 if declared > self.limit:
-                    await self._refuse(send)
-                    return
+                    return True
+        return False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.declared_too_large(scope):
+            await self.refuse(send)
+            return
         received = 0
         started = False
 
@@ -62,7 +69,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
-                    raise _TooLarge(self.limit)
+                    raise TooLarge(self.limit)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -73,6 +80,6 @@ class BodyLimit:
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
+        except TooLarge:
             if not started:
-                await self._refuse(send)
+                await self.refuse(send)

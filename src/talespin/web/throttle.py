@@ -250,16 +250,15 @@ class Throttle:
             rate is not None and key.partition(":")[0] in SHARED for key, _, rate in self._checks(scope)
         )
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def refused(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Send the 429 (or refuse the socket) if an ``/api`` request finds a bucket empty; whether it did."""
         if scope["type"] not in {"http", "websocket"} or not str(scope.get("path", "")).startswith("/api/"):
-            await self.app(scope, receive, send)
-            return
+            return False
         refused = (
             await run_in_threadpool(self.refusal, scope) if self.needs_store(scope) else self.refusal(scope)
         )
         if refused is None:
-            await self.app(scope, receive, send)
-            return
+            return False
         body, retry = refused
         headers = [
             (b"content-type", b"application/json"),
@@ -269,8 +268,13 @@ class Throttle:
         if scope["type"] == "http":
             await send({"type": "http.response.start", "status": 429, "headers": headers})
             await send({"type": "http.response.body", "body": body})
-            return
-        await deny_socket(scope, receive, send, status=429, body=body, headers=headers)
+        else:
+            await deny_socket(scope, receive, send, status=429, body=body, headers=headers)
+        return True
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not await self.refused(scope, receive, send):
+            await self.app(scope, receive, send)
 
 
 async def deny_socket(
