@@ -73,7 +73,8 @@ class CommandLane:
 
     def __init__(self, service: TableService, threads: int = LANE_THREADS) -> None:
         self.service = service
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="talespin-command")
+        self.threads = threads
+        self._pool: ThreadPoolExecutor | None = None
 
     def takes(self, scope: Scope) -> bool:
         """Whether this request is a command the lane answers (else the framework does)."""
@@ -84,9 +85,20 @@ class CommandLane:
             and _json_or_none(_header(scope, b"content-type"))
         )
 
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        """The lane's threads, started on the first command (and again after :meth:`close`, as an app served
+        anew after its lifespan ended, as tests do, still answers)."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="talespin-command")
+        return self._pool
+
     def close(self) -> None:
-        """Stop the lane's threads (once the server has stopped taking requests)."""
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the lane's threads (once the server has stopped taking requests); a later command starts them
+        again."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _run(self, campaign_id: str, token: str | None, request: CommandRequest) -> dict[str, Any]:
         """What the route does, in a lane thread: who is asking, the command, the answer's body."""
