@@ -130,3 +130,28 @@ def test_rules_the_solver_cannot_order_give_a_reason_not_an_error(ii: Campaign) 
     body = _odds(free, free.gm_token, character="Ada")
     assert body["advice"] is None and "Crisis" in body["advice_reason"]
     assert body["choices"] and "cost_vs_best" not in body["choices"][0]
+
+
+STEADY = {"name": "Steady Hands", "cost": 3, "kind": "modifier", "effects": {"advantage": 3}}
+ADA_STEADY = ADA | {"talents": [ADA["talents"][0] | {"skills": [STEADY]}]}
+
+
+def test_modifier_skills_are_weighed_and_mark_the_ticked_rows(ii: Campaign) -> None:
+    """Ada's modifier Skill is an action of its own in the advice, weighed as the table rolls it; the rows
+    of a query that ticks it carry that action's cost, those of one that does not carry the plain roll's."""
+    # rule: II-SKILL-1
+    # rule: II-SKILL-2
+    for sheet in (ADA_STEADY, BEA):
+        ii.send({"do": "add_character", "sheet": sheet})
+    ii.send(action_scene(secret=False))
+    ii.send({"do": "complex_obstacle", "obstruction": 24, "attempts": 2})
+    ticked = _odds(ii, ii.gm_token, character="Ada", skills=["Steady Hands"])
+    plain = _odds(ii, ii.gm_token, character="Ada")
+    expected = advise(parse_party([ADA_STEADY, BEA]), Spot(24, 2), objective="crisis", cap=HORIZON)
+    assert ticked["advice"] == plain["advice"] == expected.to_json()
+    costs = {row["label"]: row["cost"] for row in expected.to_json()["actions"]}
+    assert "Ada: Decisive, Piloting + Steady Hands" in costs
+    assert ticked["decisive"][0]["skills"] == ["Steady Hands"]
+    assert ticked["decisive"][0]["cost_vs_best"] == costs["Ada: Decisive, Piloting + Steady Hands"]
+    assert plain["decisive"][0]["cost_vs_best"] == costs["Ada: Decisive, Piloting"]
+    assert costs["Ada: Decisive, Piloting + Steady Hands"] < costs["Ada: Decisive, Piloting"]

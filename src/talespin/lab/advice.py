@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -31,6 +31,8 @@ class Advice:
     cap: int
     spot: Spot
     rows: tuple[tuple[Action, float, float], ...]
+    party: tuple[Member, ...] = field(default=(), repr=False)
+    """The characters the advice is about (their Talents and modifier Skills)."""
 
     @property
     def best(self) -> Action:
@@ -38,7 +40,7 @@ class Advice:
         return self.rows[0][0]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"objective", "cap", "best", "actions": [{"kind", "character", "talent", "label", …}]}``."""
+        """``{"objective", "cap", "best", "actions": [{"kind", "character", "talent", "skills", …}]}``."""
         key = "expected_crisis" if self.objective == "crisis" else "p_below_cap"
         return {
             "objective": self.objective,
@@ -52,6 +54,7 @@ class Advice:
                     "kind": a.kind,
                     "character": a.character,
                     "talent": a.talent,
+                    "skills": list(a.skills),
                     "label": a.label,
                     key: figure,
                     "cost": cost,
@@ -115,4 +118,4 @@ def advise(
     ranked = sorted(solution.values.items(), key=lambda kv: -kv[1])
     top = ranked[0][1]
     rows = tuple((a, sign * v, top - v) for a, v in ranked)
-    return Advice(objective, cap, spot, rows)
+    return Advice(objective, cap, spot, rows, tuple(party))

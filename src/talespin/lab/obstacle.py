@@ -10,13 +10,19 @@ higher levels its actions reach. The value of a beaten obstacle at Crisis ``c`` 
 vector the caller chooses (:func:`utility`): ``−c`` minimises expected Crisis, ``[c < T]`` maximises
 P(Crisis stays below the next Trigger at T); a scene passes the value of what comes after.
 
+A character's modifier Skills (II-SKILL-1/2) are choices too: each Talent is rolled once for every set of its
+modifier Skills that change a roll (:class:`~.party.Modifier`), the dice and effects of each read from the
+systems' :class:`~talespin.systems.inciting_incident.plan.RollPlan`, as the table rolls them; the advice
+names the Skills of each action (``"Ada: Regular, Wits + Quick Study"``).
+
 The outcome of every roll comes from the rules engine (:mod:`.party`); nothing here restates a rule number.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +30,9 @@ import numpy.typing as npt
 from ..dice import LimitExceeded
 from ..systems.errors import MalformedCommand
 from ..systems.inciting_incident.chances import action_crisis, roll_crisis
+from ..systems.inciting_incident.plan import RollPlan
 from ..systems.inciting_incident.rules import Rules
-from .party import Member, RollTable, roll_table
+from .party import Member, RollTable, total_table
 
 __all__ = ["MAX_SOLVER_STATES", "Action", "Solution", "Spot", "check_progress", "solve", "utility"]
 
@@ -42,13 +49,15 @@ class Action:
     kind: str
     character: str
     talent: str | None = None
+    skills: tuple[str, ...] = ()
+    """The modifier Skills ticked on the roll, in sheet order (none for ``auto``)."""
 
     @property
     def label(self) -> str:
-        """How a table names the action: ``"Ada: Regular, Piloting"``."""
+        """How a table names the action: ``"Ada: Regular, Piloting"``, ``"Ada: Decisive, Wits + Quick"``."""
         if self.kind == "auto":
             return f"{self.character}: Regular, automatic"
-        return f"{self.character}: {self.kind.capitalize()}, {self.talent}"
+        return f"{self.character}: {self.kind.capitalize()}, {' + '.join((str(self.talent), *self.skills))}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,39 +113,54 @@ class _Moves:
     dec_crisis: int
 
 
-def _moves(table: RollTable, rules: Rules, top: int, width: int) -> _Moves:
+@dataclass(frozen=True, slots=True)
+class _Roll:
+    """One way a character rolls a Talent: its Talents-used bit, the ticked Skills and their effects."""
+
+    talent: str
+    bit: int
+    skills: tuple[str, ...]
+    table: RollTable
+    crisis: int  # II-SKILL-2 ``crisis``: added to the action's Crisis
+    obstruction: int  # II-SKILL-2 ``obstruction``: extra Obstruction reduction on a successful Regular Action
+
+
+def _moves(roll: _Roll, rules: Rules, top: int, width: int) -> _Moves:
+    """The transitions of one roll, with the Crisis and reduction the engine gives it (see ``obstacles``)."""
     floor = rules.complex.obstruction_min
     target = rules.roll.target
-    extras = (0, rules.crisis.repeated_talent)
+    floats = roll.table.floats
+    extras = (roll.crisis, roll.crisis + rules.crisis.repeated_talent)
     fail = np.zeros((2, width))
     for x, extra in enumerate(extras):
-        for t, p in enumerate(table.floats):
+        for t, p in enumerate(floats):
             if p and t < target:
                 fail[x, action_crisis(roll_crisis(t, target, rules), extra, rules=rules)] += p
     reduce = np.zeros((top + 1, top + 1))
     for o in range(top + 1):
-        for t in range(target, len(table.floats)):
-            reduce[o, max(floor, o - (t - target))] += table.floats[t]
+        for t in range(target, len(floats)):
+            reduce[o, max(floor, o - (t - target + roll.obstruction))] += floats[t]
     dec_fail = np.zeros((top + 1, width))
     dec_success = np.zeros(top + 1)
     for o in range(top + 1):
-        for t, p in enumerate(table.floats):
+        for t, p in enumerate(floats):
             if p and t >= o:
                 dec_success[o] += p
             elif p:
-                dec_fail[o, action_crisis(roll_crisis(t, o, rules), 0, rules=rules)] += p
-    won = action_crisis(rules.crisis.success, 0, rules=rules)
+                dec_fail[o, action_crisis(roll_crisis(t, o, rules), roll.crisis, rules=rules)] += p
+    won = action_crisis(rules.crisis.success, roll.crisis, rules=rules)
     success = (won, action_crisis(rules.crisis.success, extras[1], rules=rules))
     return _Moves(fail, success, reduce, dec_fail, dec_success, won)
 
 
-def _width(rules: Rules, top: int) -> int:
-    """One more than the largest Crisis a single action can add (the window of levels a state looks at)."""
+def _width(rules: Rules, top: int, extra: int) -> int:
+    """One more than the largest Crisis a single action can add (the window of levels a state looks at),
+    with ``extra`` the largest Crisis a Skill adds."""
     target = rules.roll.target
-    rep = rules.crisis.repeated_talent
+    rep = rules.crisis.repeated_talent + extra
     largest = max(
         action_crisis(roll_crisis(0, target, rules), rep, rules=rules),
-        action_crisis(roll_crisis(0, top, rules), 0, rules=rules),
+        action_crisis(roll_crisis(0, top, rules), extra, rules=rules),
         action_crisis(rules.crisis.success, rep, rules=rules),
         action_crisis(rules.crisis.auto, 0, rules=rules),
     )
@@ -159,14 +183,69 @@ def check_progress(rules: Rules) -> None:
         )
 
 
+def skill_sets(member: Member, talent: str) -> list[tuple[str, ...]]:
+    """Every set of ``talent``'s modifier Skills a roll may tick: none first, then by size, in sheet order."""
+    names = [m.name for m in member.modifiers_of(talent)]
+    return [combo for size in range(len(names) + 1) for combo in combinations(names, size)]
+
+
 def legal_actions(party: Sequence[Member]) -> tuple[Action, ...]:
-    """Every action of every character, in a fixed order: auto, then each Talent Regular, then Decisive."""
+    """Every action of every character, in a fixed order: auto, then each Talent Regular (each set of its
+    modifier Skills in :func:`skill_sets` order), then each Decisive the same way."""
     out: list[Action] = []
     for member in party:
+        rolls = [(t, sk) for t, _ in member.talents for sk in skill_sets(member, t)]
         out.append(Action("auto", member.name))
-        out += [Action("regular", member.name, t) for t, _ in member.talents]
-        out += [Action("decisive", member.name, t) for t, _ in member.talents]
+        out += [Action("regular", member.name, t, sk) for t, sk in rolls]
+        out += [Action("decisive", member.name, t, sk) for t, sk in rolls]
     return tuple(out)
+
+
+def _rolls(
+    member: Member, bits: dict[tuple[str, str], int], plan: RollPlan, tcap: int, rules: Rules
+) -> list[_Roll]:
+    """Every roll of ``member`` in :func:`legal_actions` order, its dice and effects from the roll plan."""
+    out = []
+    for talent, level in member.talents:
+        sheet = member.plan_talent(talent)
+        for skills in skill_sets(member, talent):
+            ticked = replace(plan, skills=skills)
+            effects = ticked.effects(sheet)
+            roll = _Roll(
+                talent,
+                bits[(member.name, talent)],
+                skills,
+                total_table(ticked.d6(sheet), level, tcap, rules),
+                effects.get("crisis", 0),
+                effects.get("obstruction", 0),
+            )
+            _check_roll(member, roll, rules)
+            out.append(roll)
+    return out
+
+
+def _check_roll(member: Member, roll: _Roll, rules: Rules) -> None:
+    """A ticked Skill may neither raise the Obstruction nor let an action add no Crisis."""
+    if not roll.skills:
+        return
+    named = f"{member.name}'s {' + '.join(roll.skills)} on {roll.talent}"
+    if roll.obstruction < 0:
+        raise MalformedCommand(
+            f"{named} raises the Obstruction ({roll.obstruction}); the solver weighs only Skills lowering it",
+            code="unsolvable_rules",
+            path="characters",
+        )
+    least = min(
+        action_crisis(rules.crisis.success, roll.crisis, rules=rules),
+        action_crisis(rules.crisis.failure_minimum, roll.crisis, rules=rules),
+    )
+    if least < 1:
+        raise MalformedCommand(
+            f"the obstacle solver needs every action to raise Crisis by at least 1; {named} lets an action "
+            f"add {least}",
+            code="unsolvable_rules",
+            path="characters",
+        )
 
 
 def _bits(party: Sequence[Member]) -> dict[tuple[str, str], int]:
@@ -214,86 +293,100 @@ def solve(
             f"the obstacle has {states} states to solve (at most {MAX_SOLVER_STATES}): use fewer Talents, "
             "a lower Obstruction or a lower Crisis cap"
         )
-    width = _width(rules, top)
     tcap = max(rules.roll.target + top, top, 1)
-    moves = [
-        [_moves(roll_table(base_d6, advantage, lvl, tcap, rules), rules, top, width) for _, lvl in m.talents]
-        for m in party
-    ]
+    plan = RollPlan(rules, base_d6, max(advantage, 0), max(-advantage, 0))
+    rolls = [_rolls(m, bits, plan, tcap, rules) for m in party]
+    width = _width(rules, top, max([0] + [r.crisis for rs in rolls for r in rs]))
+    moves = [[(r.bit, _moves(r, rules, top, width)) for r in rs] for rs in rolls]
     actions = legal_actions(party)
     return _sweep(party, spot, rules, terminal, moves, bits, actions, width, keep_policy)
 
 
 @dataclass(frozen=True)
 class _Member:
-    """One character's transitions stacked over its Talents, so a Crisis level costs a few matrix products."""
+    """One character's transitions stacked over its rolls (each Talent with each set of ticked Skills), so a
+    Crisis level costs a few matrix products."""
 
-    fail: FloatArray  # (2T, k1 − k0): Crisis of a failed Regular Action per Talent, without/with repeat
+    fail: FloatArray  # (2R, k1 − k0): Crisis of a failed Regular Action per roll, without/with repeat
     k0: int
     k1: int
-    success: tuple[int, int]  # Crisis of a successful Regular Action, without and with the repeat extra
-    reduce: FloatArray  # (T·(O+1), O+1): P(O → O') on success, Talent by Talent
-    dec_fail: FloatArray  # (O+1, T, K): Crisis of a failed Decisive Action at each Obstruction
-    dec_success: FloatArray  # (T, O+1): P(a Decisive Action at O beats the obstacle)
-    dec_crisis: int
+    groups: tuple[tuple[int, int, FloatArray, tuple[int, ...]], ...]
+    """Rolls sharing the Crisis of a success (without, with the repeat extra): their stacked reduction
+    matrices (P(O → O') on success, ``len(rolls)·(O+1)`` rows) and which rolls they are."""
+    dec_fail: FloatArray  # (O+1, R, K): Crisis of a failed Decisive Action at each Obstruction
+    dec_success: FloatArray  # (R, O+1): P(a Decisive Action at O beats the obstacle)
+    dec_crisis: npt.NDArray[np.int64]  # (R,): Crisis of a successful Decisive Action per roll
     bits: tuple[int, ...]
     dec_span: tuple[tuple[int, int], ...]  # per Obstruction, the Crisis window its failures fall in
 
     @classmethod
-    def of(
-        cls, member: Member, moves: list[_Moves], bits: dict[tuple[str, str], int], tops: int, width: int
-    ) -> _Member:
-        """Stack the per-Talent tables of ``member`` (none for a character without Talents: auto only)."""
-        fail = np.concatenate([mv.fail for mv in moves]) if moves else np.zeros((0, width))
+    def of(cls, moves: list[tuple[int, _Moves]], tops: int, width: int) -> _Member:
+        """Stack the per-roll tables ``(bit, moves)`` (none for a character without Talents: auto only)."""
+        tables = [mv for _, mv in moves]
+        fail = np.concatenate([mv.fail for mv in tables]) if tables else np.zeros((0, width))
         used = np.flatnonzero(fail.any(axis=0))
         k0, k1 = (int(used[0]), int(used[-1]) + 1) if used.size else (0, 1)
         dec_fail = np.zeros((tops, 0, width))
-        if moves:
-            dec_fail = np.ascontiguousarray(np.stack([mv.dec_fail for mv in moves], axis=1))
+        if tables:
+            dec_fail = np.ascontiguousarray(np.stack([mv.dec_fail for mv in tables], axis=1))
         spans = []
         for row in dec_fail:
             hit = np.flatnonzero(row.any(axis=0))
             spans.append((int(hit[0]), int(hit[-1]) + 1) if hit.size else (0, 0))
+        pairs = sorted({mv.success_crisis for mv in tables})
+        groups = []
+        for pair in pairs:
+            which = tuple(j for j, mv in enumerate(tables) if mv.success_crisis == pair)
+            stacked = np.concatenate([tables[j].reduce for j in which])
+            groups.append((pair[0], pair[1], stacked, which))
         return cls(
             np.ascontiguousarray(fail[:, k0:k1]),
             k0,
             k1,
-            moves[0].success_crisis if moves else (0, 0),
-            np.concatenate([mv.reduce for mv in moves]) if moves else np.zeros((0, tops)),
+            tuple(groups),
             dec_fail,
-            np.stack([mv.dec_success for mv in moves]) if moves else np.zeros((0, tops)),
-            moves[0].dec_crisis if moves else 0,
-            tuple(bits[(member.name, t)] for t, _ in member.talents),
+            np.stack([mv.dec_success for mv in tables]) if tables else np.zeros((0, tops)),
+            np.array([mv.dec_crisis for mv in tables], dtype=np.int64),
+            tuple(bit for bit, _ in moves),
             tuple(spans),
         )
 
     def options(
-        self, window: FloatArray, won: float, shrink: npt.NDArray[np.int64], auto: int
+        self, window: FloatArray, won: FloatArray, shrink: npt.NDArray[np.int64], auto: int
     ) -> list[FloatArray]:
         """Each of the character's actions' value at every state of one Crisis level, in
-        :func:`legal_actions` order, from ``window[k]`` = the values ``k`` levels higher (after it acted)."""
+        :func:`legal_actions` order, from ``window[k]`` = the values ``k`` levels higher (after it acted);
+        ``won[j]`` is the value of beating the obstacle with roll ``j``'s Decisive Action."""
         width, tops, attempts1, count = window.shape
-        talents = len(self.bits)
+        rolls = len(self.bits)
         out = [window[auto][shrink]]
         flat = window.reshape(width, -1)
-        failed = (self.fail @ flat[self.k0 : self.k1]).reshape(talents, 2, tops, attempts1, count)
-        slabs = [window[k].reshape(tops, -1) for k in self.success]
-        won_reg = [(self.reduce @ slab).reshape(talents, tops, attempts1, count) for slab in slabs]
+        failed = (self.fail @ flat[self.k0 : self.k1]).reshape(rolls, 2, tops, attempts1, count)
+        won_reg: list[list[FloatArray]] = [[], []]
+        for j in range(rolls):
+            won_reg[0].append(failed[j, 0])
+            won_reg[1].append(failed[j, 1])
+        for k_fresh, k_again, reduce, which in self.groups:
+            for x, k in enumerate((k_fresh, k_again)):
+                slab = window[k].reshape(tops, -1)
+                done = (reduce @ slab).reshape(len(which), tops, attempts1, count)
+                for g, j in enumerate(which):
+                    won_reg[x][j] = won_reg[x][j] + done[g]
         for j, bit in enumerate(self.bits):
-            fresh = (failed[j, 0] + won_reg[0][j]).reshape(tops, attempts1, -1, 2, 1 << bit)
-            again = (failed[j, 1] + won_reg[1][j]).reshape(tops, attempts1, -1, 2, 1 << bit)
+            fresh = won_reg[0][j].reshape(tops, attempts1, -1, 2, 1 << bit)
+            again = won_reg[1][j].reshape(tops, attempts1, -1, 2, 1 << bit)
             option = np.empty_like(fresh)
             option[..., 0, :] = fresh[..., 1, :]  # Talent not used yet: it is used after the action
             option[..., 1, :] = again[..., 1, :]  # used already: the repeat extra applies
             out.append(option.reshape(tops, attempts1, count))
-        decisive = np.full((talents, tops, attempts1, count), -np.inf)
+        decisive = np.full((rolls, tops, attempts1, count), -np.inf)
         if attempts1 > 1:
-            decisive[:, :, 1:] = (self.dec_success * won)[:, :, None, None]
+            decisive[:, :, 1:] = (self.dec_success * won[:, None])[:, :, None, None]
             for o, (k0, k1) in enumerate(self.dec_span):  # only the levels a failure at o can reach
                 if k0 == k1:
                     continue
                 fewer = window[k0:k1, o, : attempts1 - 1].reshape(k1 - k0, -1)
-                decisive[:, o, 1:] += (self.dec_fail[o, :, k0:k1] @ fewer).reshape(talents, attempts1 - 1, -1)
+                decisive[:, o, 1:] += (self.dec_fail[o, :, k0:k1] @ fewer).reshape(rolls, attempts1 - 1, -1)
         out += list(decisive)
         return out
 
@@ -303,7 +396,7 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
     spot: Spot,
     rules: Rules,
     terminal: FloatArray,
-    moves: list[list[_Moves]],
+    moves: list[list[tuple[int, _Moves]]],
     bits: dict[tuple[str, str], int],
     actions: tuple[Action, ...],
     width: int,
@@ -327,15 +420,15 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
     root = (top, attempts, sum(1 << bits[p] for p in spot.used))
     last = n if spot.last_actor is None else [m.name for m in party].index(spot.last_actor)
     policy = np.zeros((cap + 1, n + 1, *shape), np.int16) if keep_policy else None
-    starts = np.cumsum([0] + [1 + 2 * len(m.talents) for m in party])
-    members = [_Member.of(member, moves[i], bits, top + 1, width) for i, member in enumerate(party)]
+    starts = np.cumsum([0] + [1 + 2 * len(rolls) for rolls in moves])
+    members = [_Member.of(rolls, top + 1, width) for rolls in moves]
     values: dict[Action, float] = {}
     start = np.full(cap + 1, terminal[cap])
     for c in range(cap - 1, min(spot.crisis, cap) - 1, -1):
         slot = c % width
         bests, args = [], []
         for i, member in enumerate(members):
-            won = float(terminal[min(c + member.dec_crisis, cap)])
+            won = terminal[np.minimum(c + member.dec_crisis, cap)]
             options = member.options(ring[i, slot : slot + width], won, shrink, auto)
             if c == spot.crisis and (n == 1 or i != last):
                 for k, option in enumerate(options):

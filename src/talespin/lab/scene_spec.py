@@ -20,7 +20,7 @@ A scene is written the way a GM prepares one (YAML or JSON, read by the caller):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..systems.errors import MalformedCommand
@@ -145,7 +145,8 @@ def parse_scene(raw: Any, rules: Rules | None = None) -> Scene:
     scene = _check_keys(raw, {"difficulty", "triggers", "characters", "obstacles", "advantage"}, "scene")
     low, high = rules.roll.difficulty.min, rules.roll.difficulty.max
     difficulty = _int(scene, "difficulty", "scene", low, high, rules.roll.difficulty.default)
-    party = parse_party(scene.get("characters"), rules)
+    # A scene is played with plain Talent rolls: its characters' modifier Skills are not weighed.
+    party = tuple(replace(m, modifiers=()) for m in parse_party(scene.get("characters"), rules))
     names = tuple(m.name for m in party)
     obstacles = scene.get("obstacles")
     if not isinstance(obstacles, Sequence) or isinstance(obstacles, str) or not obstacles:

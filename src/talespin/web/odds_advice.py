@@ -10,7 +10,10 @@ The query may name ``"objective"``: ``"crisis"`` (least expected Crisis, the def
 to the Crisis so far plus :data:`HORIZON`) or ``"below"`` (most likely to stay below the next Trigger value
 this viewer can see, so a GM-only Trigger never shapes a player's advice). An obstacle too large to solve
 while a player waits, and any question outside a Complex Obstacle, give ``"advice": null`` and say why in
-``"advice_reason"``. The advice counts no modifier Skill: every action is a plain Talent roll.
+``"advice_reason"``. The advice weighs every modifier Skill of the characters' sheets (II-SKILL-1/2) as the
+table rolls it: each Talent roll with each set of its Skills that change a roll is an action of its own, and a
+row of the odds answer is marked with the action of the Skills the query ticks. What a character carries
+from an earlier command (a recreated Skill, II-SKILL-3) is not weighed.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 from ..dice import DiceError
 from ..lab.advice import Advice, advise
 from ..lab.obstacle import Action, Spot
-from ..lab.party import Member
+from ..lab.party import Member, parse_party
 from ..systems.errors import MalformedCommand, RulesError
 from ..systems.inciting_incident import Rules, load_rules
 from ..table import TableService, Viewer
@@ -77,7 +80,7 @@ def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice |
     present = set(scene.get("present") or [])
     # Sheets in a campaign are checked already; a character without Talents still takes automatic actions.
     party = tuple(
-        Member(c["name"], tuple((t["name"], t["level"]) for t in c["sheet"].get("talents", [])))
+        _member(c["name"], c["sheet"].get("talents") or [], rules)
         for c in state.get("characters", [])
         if not present or c["name"] in present
     )
@@ -109,6 +112,23 @@ def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice |
     return solved, None
 
 
+def _member(name: str, talents: list[Any], rules: Rules) -> Member:
+    """A character of the table as the solver sees it: its Talents and their modifier Skills."""
+    if not talents:
+        return Member(name, ())
+    return parse_party([{"name": name, "talents": talents}], rules)[0]
+
+
+def _action(advice: Advice, kind: str, who: str, talent: str | None, ticked: Any) -> Action:
+    """The advice's action for a row: its Talent with the ticked Skills that change a roll, in sheet order."""
+    if talent is None:
+        return Action(kind, who)
+    member = next((m for m in advice.party if m.name == who), None)
+    names = set(ticked or [])
+    mods = member.modifiers_of(talent) if member is not None else ()
+    return Action(kind, who, talent, tuple(m.name for m in mods if m.name in names))
+
+
 def _mark(row: dict[str, Any], costs: Mapping[Action, float], action: Action) -> None:
     if action in costs:
         row["cost_vs_best"] = costs[action]
@@ -137,7 +157,8 @@ def with_advice(
     answer = answer | {key: [dict(row) for row in answer[key]] for key in marked if key in answer}
     for row in answer.get("choices", []):
         kind = "auto" if row.get("choice") == "auto" else answer["situation"].split("_")[0]
-        _mark(row, costs, Action(kind, who, None if kind == "auto" else row.get("talent")))
+        talent = None if kind == "auto" else row.get("talent")
+        _mark(row, costs, _action(advice, kind, who, talent, row.get("skills")))
     for row in answer.get("decisive", []):
-        _mark(row, costs, Action("decisive", who, row.get("talent")))
+        _mark(row, costs, _action(advice, "decisive", who, row.get("talent"), row.get("skills")))
     return answer | {"advice": advice.to_json(), "advice_reason": None}
