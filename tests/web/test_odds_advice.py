@@ -8,10 +8,12 @@ import pytest
 from table_sheets import ADA, BEA, action_scene
 from web_support import Campaign, bearer
 
+from talespin.lab import limits
 from talespin.lab.advice import advise
 from talespin.lab.obstacle import Spot
 from talespin.lab.party import parse_party
 from talespin.systems.inciting_incident import default_rules
+from talespin.web import odds_advice
 from talespin.web.odds_advice import HORIZON, _next_trigger
 
 
@@ -155,3 +157,16 @@ def test_modifier_skills_are_weighed_and_mark_the_ticked_rows(ii: Campaign) -> N
     assert ticked["decisive"][0]["cost_vs_best"] == costs["Ada: Decisive, Piloting + Steady Hands"]
     assert plain["decisive"][0]["cost_vs_best"] == costs["Ada: Decisive, Piloting"]
     assert costs["Ada: Decisive, Piloting + Steady Hands"] < costs["Ada: Decisive, Piloting"]
+
+
+def test_an_obstacle_past_the_table_limits_gives_a_reason(
+    ii: Campaign, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the table's limits (:data:`talespin.lab.limits.TABLE`) the odds answer without advice and say
+    which limit and what to reduce."""
+    monkeypatch.setattr(odds_advice, "TABLE", limits.SolverLimits(1000, 10**9, 1 << 30, 16))
+    _scene(ii, secret=False)
+    body = _odds(ii, ii.gm_token, character="Ada")
+    assert body["advice"] is None
+    assert "at most 1000" in body["advice_reason"] and "talespin lab advise" in body["advice_reason"]
+    assert body["choices"]

@@ -17,6 +17,7 @@ from typing import Any
 from ..systems.arguments import BadArgument, instance, one_of, optional_whole, whole
 from ..systems.bounds import MAX_WHOLE_NUMBER
 from ..systems.inciting_incident.rules import Rules, default_rules
+from .limits import SolverLimits
 from .obstacle import Action, Spot, solve, utility
 from .party import Member, parse_party
 
@@ -97,12 +98,15 @@ def advise(
     base_d6: int | None = None,
     advantage: int = 0,
     rules: Rules | None = None,
+    limits: SolverLimits | None = None,
 ) -> Advice:
     """Every legal action at ``spot``, best first. ``crisis`` minimises E[min(Crisis, cap)]; ``below``
     maximises P(Crisis stays below ``cap``). The cost of an action is how much worse it is than the best.
 
     ``party`` comes from :func:`~.party.parse_party`, ``spot`` is a :class:`~.obstacle.Spot`; an argument
-    of the wrong kind or out of range is refused with :class:`~talespin.systems.arguments.BadArgument`.
+    of the wrong kind or out of range is refused with :class:`~talespin.systems.arguments.BadArgument`, and
+    a question past ``limits`` (by default the lab's, :data:`.limits.LAB`) with
+    :class:`~talespin.dice.LimitExceeded`, before any work.
     """
     rules = default_rules() if rules is None else instance(rules, "rules", Rules, "load_rules(variant)")
     _check_party(party)
@@ -113,7 +117,10 @@ def advise(
     base_d6 = optional_whole(base_d6, "base_d6", low=span.min, high=span.max)
     advantage = whole(advantage, "advantage", low=0)
     base = span.default if base_d6 is None else base_d6
-    solution = solve(party, spot, rules, terminal=utility(objective, cap), base_d6=base, advantage=advantage)
+    if limits is not None:
+        limits = instance(limits, "limits", SolverLimits, "talespin.lab.limits.LAB")
+    terminal = utility(objective, cap)
+    solution = solve(party, spot, rules, terminal=terminal, base_d6=base, advantage=advantage, limits=limits)
     sign = -1.0 if objective == "crisis" else 1.0
     ranked = sorted(solution.values.items(), key=lambda kv: -kv[1])
     top = ranked[0][1]

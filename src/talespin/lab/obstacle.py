@@ -32,14 +32,26 @@ from ..systems.errors import MalformedCommand
 from ..systems.inciting_incident.chances import action_crisis, roll_crisis
 from ..systems.inciting_incident.plan import RollPlan
 from ..systems.inciting_incident.rules import Rules
+from . import limits as solver_limits
+from .limits import SolverLimits, SolveSize
 from .party import Member, RollTable, total_table
 
-__all__ = ["MAX_SOLVER_STATES", "Action", "Solution", "Spot", "check_progress", "solve", "utility"]
+__all__ = [
+    "MAX_SOLVER_STATES",
+    "Action",
+    "Solution",
+    "Spot",
+    "check_progress",
+    "solve",
+    "solve_size",
+    "utility",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
-MAX_SOLVER_STATES = 40_000_000
-"""At most this many (Crisis × Obstruction × attempts × last actor × Talents used) states are solved."""
+MAX_SOLVER_STATES = solver_limits.LAB.states
+"""At most this many (Crisis × Obstruction × attempts × last actor × Talents used) states are solved in the
+lab (:data:`.limits.LAB`; the table's advice solves fewer, :data:`.limits.TABLE`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +268,36 @@ def _bits(party: Sequence[Member]) -> dict[tuple[str, str], int]:
     return bits
 
 
+def solve_size(
+    party: Sequence[Member], spot: Spot, rules: Rules, cap: int, *, keep_policy: bool = False
+) -> SolveSize:
+    """What solving ``spot`` up to Crisis ``cap`` would need, counted without building anything.
+
+    Memory counts the ring of Crisis levels an action reaches (two copies of ``width`` levels per
+    character), one character's options at one level, the best values and, with ``keep_policy``, the policy.
+    """
+    talents = sum(len(m.talents) for m in party)
+    sets = [1 << len(m.modifiers_of(t)) for m in party for t, _ in m.talents]
+    most = max(sets, default=1)
+    slab = (spot.obstruction + 1) * (spot.attempts_left + 1) * (1 << talents)
+    n = len(party)
+    states = (cap + 1) * (n + 1) * slab
+    rolls_of = [sum(1 << len(m.modifiers_of(t)) for t, _ in m.talents) for m in party]
+    skill_crisis = max(
+        (
+            sum(max(0, v) for mod in m.modifiers_of(t) for k, v in mod.effects if k == "crisis")
+            for m in party
+            for t, _ in m.talents
+        ),
+        default=0,
+    )
+    width = _width(rules, spot.obstruction, skill_crisis)
+    levels = max(cap - min(spot.crisis, cap), 0)
+    floats = slab * (2 * n * width + 8 * max(rolls_of, default=0) + 1 + n)
+    memory = 8 * floats + (2 * (n + (cap + 1) * (n + 1)) * slab if keep_policy else 0)
+    return SolveSize(states, levels * slab * sum(rolls_of), memory, most)
+
+
 def solve(
     party: Sequence[Member],
     spot: Spot,
@@ -265,15 +307,16 @@ def solve(
     base_d6: int,
     advantage: int = 0,
     keep_policy: bool = False,
+    limits: SolverLimits | None = None,
 ) -> Solution:
     """The value of every legal action at ``spot`` when play continues optimally (higher is better).
 
     ``terminal[c]`` (c = 0..cap) is the value of beating the obstacle with Crisis c; Crisis at or above
-    the cap ends the question with ``terminal[cap]``.
+    the cap ends the question with ``terminal[cap]``. A question past ``limits`` (by default the lab's,
+    :data:`.limits.LAB`) is refused with :class:`~talespin.dice.LimitExceeded` before any work.
     """
     check_progress(rules)
     cap = len(terminal) - 1
-    n = len(party)
     bits = _bits(party)
     names = [m.name for m in party]
     if spot.last_actor is not None and spot.last_actor not in names:
@@ -286,13 +329,10 @@ def solve(
         raise MalformedCommand(
             "the obstacle's Obstruction and attempts must not be negative", code="bad_field"
         )
-    used_count = 1 << len(bits)
-    states = (cap + 1) * (n + 1) * (top + 1) * (attempts + 1) * used_count
-    if states > MAX_SOLVER_STATES:
-        raise LimitExceeded(
-            f"the obstacle has {states} states to solve (at most {MAX_SOLVER_STATES}): use fewer Talents, "
-            "a lower Obstruction or a lower Crisis cap"
-        )
+    size = solve_size(party, spot, rules, cap, keep_policy=keep_policy)
+    excess = size.excess(solver_limits.LAB if limits is None else limits)
+    if excess is not None:
+        raise LimitExceeded(excess)
     tcap = max(rules.roll.target + top, top, 1)
     plan = RollPlan(rules, base_d6, max(advantage, 0), max(-advantage, 0))
     rolls = [_rolls(m, bits, plan, tcap, rules) for m in party]

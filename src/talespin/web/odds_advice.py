@@ -24,7 +24,8 @@ from typing import Any
 
 from ..dice import DiceError
 from ..lab.advice import Advice, advise
-from ..lab.obstacle import Action, Spot
+from ..lab.limits import TABLE
+from ..lab.obstacle import Action, Spot, solve_size
 from ..lab.party import Member, parse_party
 from ..systems.errors import MalformedCommand, RulesError
 from ..systems.inciting_incident import Rules, load_rules
@@ -35,9 +36,10 @@ __all__ = ["HORIZON", "MAX_TABLE_STATES", "odds_with_advice", "with_advice"]
 HORIZON = 40
 """Without a visible Trigger ahead, the advice looks this much Crisis beyond the Crisis so far."""
 
-MAX_TABLE_STATES = 10_000_000
+MAX_TABLE_STATES = TABLE.states
 """The largest obstacle solved inside an odds request (about half a second; the reference obstacle of
-``bench/bench_lab.py`` has twice as many states); larger ones say so instead, with the count."""
+``bench/bench_lab.py`` has twice as many states); larger ones say so instead, with the count. This and the
+other limits of a table's solve are :data:`talespin.lab.limits.TABLE`."""
 
 
 def _next_trigger(scene: Mapping[str, Any]) -> int | None:
@@ -58,16 +60,13 @@ def _next_trigger(scene: Mapping[str, Any]) -> int | None:
     return min(values, default=None)
 
 
-def _states(party: tuple[Member, ...], spot: Spot, cap: int) -> int:
-    talents = sum(len(m.talents) for m in party)
-    return (cap + 1) * (len(party) + 1) * (spot.obstruction + 1) * (spot.attempts_left + 1) * (1 << talents)
-
-
 @lru_cache(maxsize=64)
 def _solved(
     *, party: tuple[Member, ...], spot: Spot, objective: str, cap: int, base: int, net: int, rules: Rules
 ) -> Advice:
-    return advise(party, spot, objective=objective, cap=cap, base_d6=base, advantage=net, rules=rules)
+    return advise(
+        party, spot, objective=objective, cap=cap, base_d6=base, advantage=net, rules=rules, limits=TABLE
+    )
 
 
 def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice | None, str | None]:
@@ -94,13 +93,9 @@ def _advice(view: Mapping[str, Any], query: Mapping[str, Any]) -> tuple[Advice |
         raise MalformedCommand("objective must be 'crisis' or 'below'", code="bad_field", path="objective")
     trigger = _next_trigger(scene) if objective == "below" else None
     cap = trigger if trigger is not None else crisis + HORIZON
-    states = _states(party, spot, cap)
-    if states > MAX_TABLE_STATES:
-        return None, (
-            f"the obstacle has {states} states to solve, more than the {MAX_TABLE_STATES} solved at the "
-            "table "
-            "(fewer characters present, Talents or Obstruction make it smaller): use talespin lab advise"
-        )
+    excess = solve_size(party, spot, rules, cap).excess(TABLE)
+    if excess is not None:
+        return None, f"too large to solve at the table, {excess}; or use talespin lab advise"
     base = obstacle.get("difficulty") or scene.get("difficulty") or rules.roll.difficulty.default
     net = int(query.get("advantage", 0) or 0) - int(query.get("disadvantage", 0) or 0)
     try:
