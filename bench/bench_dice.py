@@ -5,11 +5,15 @@ The grid is P(sum ≥ T) for T = 1..60 and 22 exploding pools (N d6 for N = 1..1
 1d10!, 2d6!, 2d8!, 2d10!, 3d8!, 3d10!): 1,320 cells. Every engine computes it the way its author would:
 
 * each die is exploded only as deep as the largest target needs and every partial sum is capped at it
-  (``min(total, 60)`` keeps every P(total ≥ T ≤ 60) exact): talespin's :func:`~talespin.dice.exploding_die`
-  and ``Distribution.cap``; icepool's ``Die.explode(depth=⌈60/S⌉ − 1)`` and ``Die.clip(max_outcome=60)``;
+  (``min(total, 60)`` keeps every P(total ≥ T ≤ 60) exact): talespin's exact grid
+  (:func:`talespin.dice.at_least_grid_exact`, which adds each die by
+  :func:`~talespin.dice.add_exploding_die`'s O(cap) recurrence); icepool's ``Die.explode(depth=⌈60/S⌉ − 1)``
+  and ``Die.clip(max_outcome=60)``;
 * pools are built incrementally: pools sharing a sorted prefix of dice share its sums (N d6 is (N−1) d6
-  plus one more die, never rebuilt);
-* the thresholds of a row come from one pass over its outcomes (icepool: ``Die.quantities(">=")``).
+  plus one more die, never rebuilt; talespin's grid functions do this themselves);
+* the thresholds of a row come from one pass over its outcomes (icepool: ``Die.quantities(">=")``), each
+  cell an exact :class:`~fractions.Fraction` on both sides (a threshold no outcome reaches keeps the same
+  fraction object as the one above it, on both sides).
 
 Figures (each pair of engines runs side by side :data:`REPEATS` times, alternating, every run from cold
 caches, the float paths 20 times a turn as one run takes under a millisecond; a ratio is the median of the
@@ -42,7 +46,7 @@ from typing import Any
 import icepool
 import numpy as np
 
-from talespin.dice import Distribution, at_least_grid, exploding_die, sample_exploding_die
+from talespin.dice import at_least_grid, at_least_grid_exact, sample_exploding_die
 from talespin.dice.fast import _exploding_die_cached
 
 LARGEST_TARGET = 60
@@ -101,19 +105,7 @@ def _incremental(pools: Sequence[Sequence[int]], start: Any, add: Callable[[Any,
 
 
 def _talespin_exact() -> ExactGrid:
-    exploding_die.cache_clear()
-    cap = LARGEST_TARGET
-    totals = _incremental(
-        POOLS, Distribution.constant(0), lambda total, size: (total + exploding_die(size, cap)).cap(cap)
-    )
-    grid = []
-    for total in totals:
-        tail, row = 0, [Fraction(0)] * cap
-        for threshold in range(cap, 0, -1):
-            tail += total.weight(threshold)
-            row[threshold - 1] = Fraction(tail, total.denominator)
-        grid.append(row)
-    return grid
+    return at_least_grid_exact(POOLS, LARGEST_TARGET)
 
 
 def _icepool_exact() -> ExactGrid:
@@ -129,10 +121,13 @@ def _icepool_exact() -> ExactGrid:
     for total in totals:
         denominator = total.denominator()
         at_least = dict(zip(total.outcomes(), total.quantities(">="), strict=True))
-        tail, row = 0, [Fraction(0)] * cap
+        row = [Fraction(0)] * cap
+        above = row[0]
         for threshold in range(cap, 0, -1):
-            tail = at_least.get(threshold, tail)  # an outcome the pool cannot show keeps the tail above it
-            row[threshold - 1] = Fraction(tail, denominator)
+            # An outcome the pool cannot show keeps the fraction above it (as talespin's grid does).
+            if threshold in at_least:
+                above = Fraction(at_least[threshold], denominator)
+            row[threshold - 1] = above
         grid.append(row)
     return grid
 

@@ -176,3 +176,13 @@ def test_uniform_power_is_the_polynomial_power() -> None:
     assert sum(uniform_power(1000, 6)) == 6**1000
     with pytest.raises(ValueError, match="faces ≥ 1"):
         uniform_power(2, 0)
+
+
+def test_weights_between_reads_each_outcome_in_order() -> None:
+    """A run of weights equals the weight of each outcome in turn, inside, across and outside the support."""
+    rng = random.Random(7)
+    for _ in range(500):
+        d = Distribution(rng.randint(-5, 5), [rng.randint(1, 9) for _ in range(rng.randint(1, 6))])
+        first, last = rng.randint(-12, 12), rng.randint(-12, 14)
+        assert d.weights_between(first, last) == [d.weight(o) for o in range(first, last + 1)]
+    assert Distribution.die(4).weights_between(3, 2) == []

@@ -9,8 +9,20 @@ from math import ceil
 import icepool
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from talespin.dice import at_least_grid, exploding_die, exploding_mean, pool_total, pool_total_array
+from talespin.dice import (
+    Distribution,
+    LimitExceeded,
+    add_exploding_die,
+    at_least_grid,
+    at_least_grid_exact,
+    exploding_die,
+    exploding_mean,
+    pool_total,
+    pool_total_array,
+)
 from talespin.dice.fast import exploding_die_array
 
 LARGEST_TARGET = 60
@@ -122,8 +134,92 @@ def test_grid_of_no_dice_is_certain_zero() -> None:
 
 def test_a_pool_too_large_to_compute_exactly_is_refused_before_any_work() -> None:
     """Nine d6 and three d10 capped at 100,000 (gigabytes of exact weights) raise LimitExceeded at once."""
-    from talespin.dice import LimitExceeded
-
     with pytest.raises(LimitExceeded, match="capped at 100000 is too large"):
         pool_total([6] * 9 + [10] * 3, 100_000)
     assert pool_total([6] * 9 + [10] * 3, 1000).p_at_least(1000) > 0
+
+
+# A total to add a die to: a small distribution of arbitrary integer weights, sometimes reaching past the cap
+# or starting below 0.
+totals = st.builds(
+    Distribution,
+    st.integers(-8, 70),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=12).filter(any),
+)
+
+
+# rule: II-ROLL-2
+@settings(max_examples=300, deadline=None)
+@given(total=totals, size=st.integers(2, 21), cap=st.integers(1, 65))
+def test_adding_a_die_by_recurrence_equals_the_convolution(total: Distribution, size: int, cap: int) -> None:
+    """The O(cap) recurrence gives the same distribution as convolving with the capped die and capping.
+
+    A total below 0 can still use explosions past the cap, so its reference die is capped ``−low`` deeper.
+    """
+    deeper = cap - min(total.low, 0)
+    expected = (total + exploding_die(size, deeper)).cap(cap)
+    assert add_exploding_die(total, size, cap) == expected
+
+
+def test_adding_dice_one_by_one_builds_the_pool() -> None:
+    """Adding d4!, d6!, d6! and d10! one at a time from 0 gives pool_total's distribution, cap 1 to 60."""
+    for cap in (1, 2, 5, 17, 60):
+        total = Distribution.constant(0)
+        for size in (4, 6, 6, 10):
+            total = add_exploding_die(total, size, cap)
+        assert total == pool_total([4, 6, 6, 10], cap=cap), cap
+
+
+def test_adding_a_die_to_a_total_at_the_cap_leaves_it_there() -> None:
+    """A total that is already at least the cap stays on the cap whatever the die shows."""
+    assert add_exploding_die(Distribution.constant(9), 6, cap=9) == Distribution.constant(9)
+    assert add_exploding_die(Distribution.die(6) + 20, 6, cap=9) == Distribution.constant(9)
+
+
+def test_adding_a_die_refuses_a_d1_and_a_bad_cap() -> None:
+    """The recurrence checks its die and cap as exploding_die does."""
+    with pytest.raises(LimitExceeded, match="d1 cannot explode"):
+        add_exploding_die(Distribution.constant(0), 1, cap=10)
+    with pytest.raises(LimitExceeded, match="a cap must lie between"):
+        add_exploding_die(Distribution.constant(0), 6, cap=0)
+
+
+GRID_POOLS = [[6] * n for n in range(1, 14)] + [[4], [10], [6, 6], [8, 8, 8], [10, 10, 10], [8, 6, 4], []]
+
+
+# rule: II-ROLL-2
+def test_exact_grid_matches_icepool_cell_by_cell() -> None:
+    """Every exact cell equals icepool's fraction for the same pool (its dice exploded deep enough)."""
+    grid = at_least_grid_exact(GRID_POOLS, LARGEST_TARGET)
+    assert len(grid) == len(GRID_POOLS)
+    for row, pool in zip(grid, GRID_POOLS, strict=True):
+        oracle = icepool.Die([0])
+        for size in pool:
+            oracle = oracle + _icepool_die(size)
+        denominator = oracle.denominator()
+        assert len(row) == LARGEST_TARGET
+        for threshold, cell in enumerate(row, start=1):
+            expected = Fraction(sum(q for o, q in oracle.items() if o >= threshold), denominator)
+            assert isinstance(cell, Fraction)
+            assert cell == expected, (pool, threshold)
+
+
+def test_exact_grid_agrees_with_pool_total_and_the_float_grid() -> None:
+    """Each exact row is pool_total's P(≥ T) for every T, and the float grid is within 1e-12 of it."""
+    cap = 25
+    exact = at_least_grid_exact(GRID_POOLS, cap)
+    floats = at_least_grid(GRID_POOLS, cap)
+    for index, pool in enumerate(GRID_POOLS):
+        total = pool_total(pool, cap=cap)
+        assert exact[index] == [total.p_at_least(t) for t in range(1, cap + 1)]
+        assert np.abs(floats[index] - [float(p) for p in exact[index]]).max() < 1e-12
+
+
+def test_exact_grid_refuses_a_pool_too_large_before_any_work() -> None:
+    """The exact grid refuses what pool_total refuses: too many dice, a bad cap, gigabytes of weights."""
+    with pytest.raises(LimitExceeded, match="capped at 100000 is too large"):
+        at_least_grid_exact([[6], [6] * 9 + [10] * 3], 100_000)
+    with pytest.raises(LimitExceeded, match="a cap must lie between"):
+        at_least_grid_exact([[6]], 0)
+    with pytest.raises(LimitExceeded, match="d1 cannot explode"):
+        at_least_grid_exact([[6, 1]], 10)

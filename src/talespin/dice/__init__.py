@@ -11,10 +11,10 @@ Fraction(17, 432)
 
 from .distribution import Distribution, Probability
 from .errors import DiceError, FacesError, LimitExceeded, NotationError
-from .exploding import exploding_die, exploding_mean, pool_total
+from .exploding import add_exploding_die, exploding_die, exploding_mean, pool_total
 from .expression_odds import DEFAULT_CAP, Odds, odds
 from .fast import exploding_die_array, pool_total_array
-from .grid import at_least_grid
+from .grid import at_least_grid, at_least_grid_exact
 from .notation import Constant, Dice, Expression, Part, SuccessCount, parse
 from .roller import Chain, PoolRoll, Rng, chains_from_faces, generator, roll_chain, roll_pool
 from .rolls import ExpressionRoll, PartRoll, roll, roll_from_faces
@@ -39,7 +39,9 @@ __all__ = [
     "Probability",
     "Rng",
     "SuccessCount",
+    "add_exploding_die",
     "at_least_grid",
+    "at_least_grid_exact",
     "chains_from_faces",
     "exploding_die",
     "exploding_die_array",

@@ -146,6 +146,20 @@ class Distribution:
         index = outcome - self._low
         return self._weights[index] if 0 <= index < len(self._weights) else 0
 
+    def weights_between(self, first: int, last: int) -> list[int]:
+        """The integer weights of the outcomes ``first..last`` in order, 0 for the impossible ones.
+
+        >>> Distribution.die(4).weights_between(-1, 5)
+        [0, 0, 1, 1, 1, 1, 0]
+        """
+        if last < first:
+            return []
+        start, stop = first - self._low, last - self._low + 1
+        inside = list(self._weights[max(start, 0) : max(stop, 0)])
+        before = min(max(-start, 0), stop - start)
+        after = stop - start - before - len(inside)
+        return [0] * before + inside + [0] * after
+
     def probability(self, outcome: int) -> Fraction:
         """P(X = outcome), exactly."""
         return Fraction(self.weight(outcome), self._total)

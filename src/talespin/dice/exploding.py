@@ -15,6 +15,17 @@ capped again after each convolution, which is exact because faces are positive:
 Fraction(1, 36)
 >>> pool_total([6, 6], cap=20).p_at_least(20)
 Fraction(13, 432)
+
+Adding one more exploding die to a capped total needs no convolution. The die's weights repeat themselves
+one level down, ``w[u + S] = w[u] / S``, so the ways of reaching ``v`` below the cap obey
+
+    out[v] = S^d · (t[v−1] + … + t[v−S+1]) + out[v−S] / S
+
+(``t`` the total's weights, ``d`` the deepest explosion that stays below the cap; the division is exact):
+:func:`add_exploding_die` costs O(cap) integer operations where a convolution costs O(cap²).
+
+>>> add_exploding_die(exploding_die(6, cap=20), 6, cap=20) == pool_total([6, 6], cap=20)
+True
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ from .distribution import Distribution
 from .errors import LimitExceeded
 from .limits import MAX_EXACT_BITS, check_cap, check_dice_count, check_exploding, check_faces
 
-__all__ = ["exploding_die", "exploding_mean", "pool_total"]
+__all__ = ["add_exploding_die", "exploding_die", "exploding_mean", "pool_total"]
 
 
 @lru_cache(maxsize=4096)
@@ -46,6 +57,34 @@ def exploding_die(size: int, cap: int) -> Distribution:
             weights[value] = size ** (depth - q)
     weights[cap] = denominator - sum(weights)
     return Distribution(0, weights)
+
+
+def add_exploding_die(total: Distribution, size: int, cap: int) -> Distribution:
+    """``min(total + one exploding die of size faces, cap)``, exactly, by the recurrence above.
+
+    Equal to ``(total + exploding_die(size, cap)).cap(cap)`` for a total of 0 or more, and exact for any
+    total (a negative one is given the die's deeper explosions it can still use).
+    """
+    check_exploding(size)
+    check_cap(cap)
+    low = total.low
+    if low >= cap:
+        return Distribution.constant(cap)
+    width = cap - low  # outcomes low .. cap-1 are kept apart, the rest lumped on cap
+    depth = (width - 1) // size
+    top = size**depth
+    ways = total.weights_between(low, cap - 1)
+    out = [0] * (width + 1)
+    window = 0  # t[v−1] + … + t[v−S+1], relative to low
+    for v in range(1, width):
+        window += ways[v - 1]
+        if v >= size:
+            window -= ways[v - size]
+            out[v] = top * window + out[v - size] // size
+        else:
+            out[v] = top * window
+    out[width] = total.denominator * top * size - sum(out)
+    return Distribution(low, out)
 
 
 def exploding_mean(size: int) -> Fraction:
@@ -72,6 +111,14 @@ def _check_work(counts: dict[int, int], cap: int, explode: bool) -> None:
             f"{estimate / 8e6:.1f} MB of exact weights; the limit is {MAX_EXACT_BITS / 8e6:.1f} MB): "
             "use fewer dice or a lower target"
         )
+
+
+def check_exploding_work(sizes: Iterable[int], cap: int) -> None:
+    """Refuse a pool of exploding dice (a list of sizes) too large to compute exactly at this cap."""
+    counts: dict[int, int] = {}
+    for size in sizes:
+        counts[size] = counts.get(size, 0) + 1
+    _check_work(counts, cap, explode=True)
 
 
 def pool_total(sizes: Iterable[int], cap: int, *, explode: bool = True) -> Distribution:
