@@ -31,7 +31,7 @@ class MemoryStore:
         if len(log) != expected:
             raise VersionConflict(campaign_id, expected)
         stored = [
-            StoredEvent(campaign_id, expected + i, e.type, dict(e.data), e.visibility, e.actor, at)
+            StoredEvent(campaign_id, expected + i, e.type, dict(e.data), e.visibility, e.actor, at, e.schema)
             for i, e in enumerate(new, start=1)
         ]
         log.extend(stored)

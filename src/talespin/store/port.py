@@ -94,18 +94,23 @@ class NewEvent:
     """An event about to be appended; the store numbers it.
 
     ``visibility`` is ``"public"``, ``"gm"`` (the GM only) or ``"server"`` (no viewer at all: a scene's seed
-    before it is revealed).
+    before it is revealed). ``schema`` is the event schema version its shapes are in
+    (:mod:`talespin.table.upcast`); the table service writes every event at today's, and 0 (the default) means
+    "written before versions were recorded", as an exported event without ``"schema"`` does.
     """
 
     type: str
     data: Mapping[str, Any] = field(default_factory=dict)
     visibility: str = "public"
     actor: str | None = None
+    schema: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """An event as recorded: its campaign, its version (1-based, gap-free) and when it was written."""
+    """An event as recorded: its campaign, its version (1-based, gap-free), when it was written, and the
+    event schema version it was written in (``schema``: readers upcast from it, :mod:`talespin.table.upcast`).
+    """
 
     campaign_id: str
     version: int
@@ -114,6 +119,7 @@ class StoredEvent:
     visibility: str
     actor: str | None
     at: str
+    schema: int
 
 
 @dataclass(frozen=True, slots=True)

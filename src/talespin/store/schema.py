@@ -45,7 +45,10 @@ events = Table(
     Column("visibility", String(16), nullable=False),
     Column("actor", Text, nullable=True),
     Column("at", String(40), nullable=False),
+    Column("schema_version", Integer, nullable=False, server_default="0"),
 )
+"""Each event's ``schema_version`` is the event schema its ``type`` and ``data`` were written in
+(:mod:`talespin.table.upcast`); a row written before the column existed holds 0 (see migration 0004)."""
 
 snapshots = Table(
     "snapshots",

@@ -89,7 +89,7 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
-_COLUMNS: Final = ("campaign_id", "version", "type", "data", "visibility", "actor", "at")
+_COLUMNS: Final = ("campaign_id", "version", "type", "data", "visibility", "actor", "at", "schema_version")
 
 
 @functools.lru_cache(maxsize=16)
@@ -239,7 +239,7 @@ class SqlStore:
         if not new:
             return []
         stored = [
-            StoredEvent(campaign_id, after + i, e.type, dict(e.data), e.visibility, e.actor, at)
+            StoredEvent(campaign_id, after + i, e.type, dict(e.data), e.visibility, e.actor, at, e.schema)
             for i, e in enumerate(new, start=1)
         ]
         rows = [
@@ -251,6 +251,7 @@ class SqlStore:
                 "visibility": s.visibility,
                 "actor": s.actor,
                 "at": s.at,
+                "schema_version": s.schema,
             }
             for s in stored
         ]
@@ -307,7 +308,14 @@ class SqlStore:
         with self.engine.connect() as connection:
             return [
                 StoredEvent(
-                    row.campaign_id, row.version, row.type, dict(row.data), row.visibility, row.actor, row.at
+                    row.campaign_id,
+                    row.version,
+                    row.type,
+                    dict(row.data),
+                    row.visibility,
+                    row.actor,
+                    row.at,
+                    row.schema_version,
                 )
                 for row in connection.execute(query)
             ]

@@ -24,6 +24,7 @@ from .chain import Heads
 from .log import Log
 from .placeholders import BLIND_EVENTS, BLIND_REVEALED, BLIND_SEED, STAND_INS
 from .release import NotStarted, Release
+from .upcast import upcast_stored
 
 __all__ = [
     "BLIND_REVEAL",
@@ -256,9 +257,10 @@ class Ledger:
             self._owners[str(sheet.get("name"))] = None if entry.by == "gm" else entry.by
 
     def apply(self, stored: StoredEvent) -> None:
-        """Fold one recorded event into the ledger."""
+        """Fold one recorded event into the ledger, upcast first from the schema it was written in."""
         if stored.version <= self.version:
             raise ValueError(f"event {stored.version} does not follow version {self.version}")
+        stored = upcast_stored(stored)  # SchemaError (a ValueError) for a schema newer than this code's
         self.log.append(stored)
         self.version = stored.version
         data = stored.data

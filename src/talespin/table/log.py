@@ -11,9 +11,9 @@ after version ``after``: reading a tail past the snapshot costs no trip to the s
 before the snapshot by at most :data:`PEEK` events (a page of the log) reads only those, without keeping them.
 
 >>> from talespin.store.port import StoredEvent
->>> older = [StoredEvent("c", v, "NoteAdded", {}, "public", None, "") for v in (1, 2)]
+>>> older = [StoredEvent("c", v, "NoteAdded", {}, "public", None, "", 1) for v in (1, 2)]
 >>> log = Log(2, lambda after, upto: older[after:upto])
->>> log.append(StoredEvent("c", 3, "NoteAdded", {}, "public", None, ""))
+>>> log.append(StoredEvent("c", 3, "NoteAdded", {}, "public", None, "", 1))
 >>> len(log), [e.version for e in log[2:]], log.loaded_from
 (3, [3], 2)
 >>> [e.version for e in log[1:]], log.loaded_from

@@ -20,7 +20,7 @@ from .audit import Check
 from .auth import Viewer
 from .chain import GENESIS
 from .ledger import Ledger
-from .upcast import upcast
+from .upcast import SCHEMA_KEY, upcast
 from .views import visible_events
 
 __all__ = ["RECEIPT_FORMAT", "check_receipt", "stored_event"]
@@ -40,6 +40,7 @@ def stored_event(campaign_id: str, raw: Mapping[str, Any]) -> StoredEvent:
         str(raw.get("visibility", "public")),
         raw.get("actor"),
         str(raw.get("at", "")),
+        int(raw[SCHEMA_KEY]),
     )
 
 

@@ -31,7 +31,7 @@ it, so nothing a blind roll or a GM-only note changed can reach a player before 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ..store.port import StoredEvent
@@ -151,9 +151,7 @@ class Release:
         data = dict(stored.data)
         if target not in self.revealed_blind:
             data["do"] = None
-        return StoredEvent(
-            stored.campaign_id, stored.version, stored.type, data, "public", stored.actor, stored.at
-        )
+        return replace(stored, data=data, visibility="public")
 
     def _cancel(self, blind: int, at: int, table_events: frozenset[str]) -> None:
         """The GM undid the held blind roll of entry ``blind``: release what it held, keep what it decided."""
@@ -203,9 +201,7 @@ class Release:
     def _stand_in(
         self, stored: StoredEvent, kind: str, data: dict[str, Any], visibility: str = "public"
     ) -> None:
-        stand_in = StoredEvent(
-            stored.campaign_id, stored.version, kind, data, visibility, stored.actor, stored.at
-        )
+        stand_in = replace(stored, type=kind, data=data, visibility=visibility)
         self.shown.append(Shown(stored.version, stand_in, None, stand_in=True))
 
     def _show(self, shown: Shown, table_events: frozenset[str]) -> None:

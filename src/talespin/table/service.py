@@ -55,6 +55,7 @@ from .salvage import Problem, fold, repaired
 from .shape import check_input
 from .snapshots import SNAPSHOT_EVERY, dump, fingerprint, restore
 from .talk import chat_event, hand_event, remove_event
+from .upcast import upcast_stored, written
 from .views import events_after, head, state_json, version_for, visible_events
 
 __all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
@@ -171,8 +172,10 @@ class TableService:
             return found
 
     def _reader(self, campaign_id: str) -> Reader:
-        """How a restored log reads its older events: from the store, repaired as the fold repairs them."""
-        return lambda after, upto: [repaired(e) for e in self.store.events(campaign_id, after, upto)]
+        """How a restored log reads its older events: from the store, repaired and upcast as the fold does."""
+        return lambda after, upto: [
+            upcast_stored(repaired(e)) for e in self.store.events(campaign_id, after, upto)
+        ]
 
     def _restored(self, campaign_id: str) -> tuple[Ledger, list[Problem], int]:
         """The campaign's newest snapshot of this code as a ledger (an empty one if none is usable)."""
@@ -253,7 +256,9 @@ class TableService:
         record = CampaignRecord(
             self._new_id(), name, canonical, dict(variant), hash_token(gm_token), hash_token(invite_token), at
         )
-        stored = self.store.create_campaign(record, first_events(name, canonical, variant, self._seeds()), at)
+        stored = self.store.create_campaign(
+            record, written(first_events(name, canonical, variant, self._seeds())), at
+        )
         return CreatedCampaign(record.id, gm_token, invite_token, stored[-1].version)
 
     @staticmethod
@@ -279,7 +284,9 @@ class TableService:
             for _ in range(5):
                 new = make(campaign.ledger)
                 try:
-                    stored = self.store.append(campaign_id, campaign.ledger.version, [new], self._now())
+                    stored = self.store.append(
+                        campaign_id, campaign.ledger.version, written([new]), self._now()
+                    )
                     break
                 except VersionConflict:
                     self._catch_up(campaign)
@@ -328,7 +335,7 @@ class TableService:
                 if not self._invited(campaign, invite_token):
                     raise Unauthorized("the invite token does not match this campaign")
                 try:
-                    stored = self.store.add_player(player, campaign.ledger.version, new, at)
+                    stored = self.store.add_player(player, campaign.ledger.version, written(new), at)
                     break
                 except VersionConflict:
                     self._catch_up(campaign)
@@ -385,7 +392,7 @@ class TableService:
             check_input(command)
             new = decide(ledger, viewer, command, self._seeds, nonce=nonce, make_nonce=self._nonces)
             try:
-                stored = self.store.append(campaign_id, ledger.version, new, self._now())
+                stored = self.store.append(campaign_id, ledger.version, written(new), self._now())
             except VersionConflict:
                 self._catch_up(campaign)
                 current = version_for(ledger, viewer)

@@ -25,7 +25,6 @@ from .ledger import TABLE_EVENTS, Ledger
 from .placeholders import BLIND_REVEALED
 from .release import Shown
 from .talk import WHISPER
-from .upcast import EVENT_SCHEMA
 
 __all__ = ["Stream", "stream"]
 
@@ -109,7 +108,7 @@ class Stream:
             "actor": stored.actor,
             "at": stored.at,
             "entry": None,
-            "schema": EVENT_SCHEMA,
+            "schema": stored.schema,
         }
 
 

@@ -14,6 +14,10 @@ newer schema than this code knows is refused with :class:`SchemaError` (a ``Valu
 An upcaster is a pure function: ``(event, from_version) -> event`` one version up; it never changes its
 argument.
 
+The store keeps each event's version too (``events.schema_version``, :attr:`.StoredEvent.schema`): the
+service writes every event at :data:`EVENT_SCHEMA` (:func:`written`) and the ledger reads every one through
+:func:`upcast_stored`, so a campaign written by older code replays through the same upcasters as its export.
+
 >>> upcast({"version": 1, "type": "NoteAdded", "data": {"text": "hi"}})["schema"]
 1
 >>> try:
@@ -25,10 +29,23 @@ event 1 (NoteAdded) is in event schema 9; this talespin reads schemas 0 to 1
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
-__all__ = ["EVENT_SCHEMA", "SCHEMA_KEY", "UPCASTERS", "SchemaError", "schema_of", "upcast", "upcast_all"]
+from ..store.port import NewEvent, StoredEvent
+
+__all__ = [
+    "EVENT_SCHEMA",
+    "SCHEMA_KEY",
+    "UPCASTERS",
+    "SchemaError",
+    "schema_of",
+    "upcast",
+    "upcast_all",
+    "upcast_stored",
+    "written",
+]
 
 EVENT_SCHEMA: Final = 1
 """The schema version today's code writes on every event."""
@@ -81,3 +98,40 @@ def upcast(event: Mapping[str, Any]) -> dict[str, Any]:
 def upcast_all(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Every event of a record at :data:`EVENT_SCHEMA`, in order."""
     return [upcast(event) for event in events]
+
+
+def upcast_stored(stored: StoredEvent) -> StoredEvent:
+    """``stored`` at :data:`EVENT_SCHEMA`, upcast from the version the store recorded it in.
+
+    >>> old = StoredEvent("c", 1, "NoteAdded", {"text": "hi"}, "public", None, "", 0)
+    >>> upcast_stored(old).schema
+    1
+    """
+    if stored.schema == EVENT_SCHEMA:
+        return stored
+    raw = upcast(
+        {
+            "version": stored.version,
+            "type": stored.type,
+            "data": stored.data,
+            "visibility": stored.visibility,
+            "actor": stored.actor,
+            "at": stored.at,
+            SCHEMA_KEY: stored.schema,
+        }
+    )
+    return StoredEvent(
+        stored.campaign_id,
+        int(raw["version"]),
+        str(raw["type"]),
+        dict(raw["data"]),
+        str(raw["visibility"]),
+        raw["actor"],
+        str(raw["at"]),
+        EVENT_SCHEMA,
+    )
+
+
+def written(new: Sequence[NewEvent]) -> list[NewEvent]:
+    """``new`` as the table writes it: each event marked with :data:`EVENT_SCHEMA`, today's shapes."""
+    return [event if event.schema == EVENT_SCHEMA else replace(event, schema=EVENT_SCHEMA) for event in new]

@@ -27,7 +27,6 @@ from .ledger import Ledger
 from .legal import legal_json
 from .stream import stream
 from .talk import WHISPER
-from .upcast import EVENT_SCHEMA
 
 __all__ = [
     "chain",
@@ -56,7 +55,7 @@ def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str,
         "actor": stored.actor,
         "at": stored.at,
         "entry": ledger.entry_of(stored.version),
-        "schema": EVENT_SCHEMA,
+        "schema": stored.schema,
     }
 
 
