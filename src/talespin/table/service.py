@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..documents import Kind
 from ..store.port import (
     CampaignRecord,
     EventStore,
@@ -53,6 +54,7 @@ from .ledger import Ledger
 from .log import Reader
 from .salvage import Problem, fold, repaired
 from .shape import check_input
+from .sheet_text import read_sheet_text
 from .snapshots import SNAPSHOT_EVERY, dump, fingerprint, restore
 from .talk import chat_event, hand_event, remove_event
 from .upcast import upcast_stored, written
@@ -525,14 +527,38 @@ class TableService:
         """The lock serialising a campaign's commands."""
         return self._campaign(campaign_id).lock
 
-    def validate_sheet(self, campaign_id: str, viewer: Viewer, sheet: Any) -> dict[str, Any]:
+    def sheet_checker(self, campaign_id: str, token: str | None) -> None:
+        """Let ``token`` have sheets checked here: the GM's, a player's, or the invite a joining player holds.
+
+        A player writes its sheet before it joins, so the invite is enough to ask what the campaign's
+        rules say of one; anything else is Unauthorized.
+        """
+        campaign = self._campaign(campaign_id)
+        if token:
+            with campaign.lock:
+                if not self._invited(campaign, token):
+                    self._catch_up(campaign)  # the GM may have renewed it through another process
+                if self._invited(campaign, token):
+                    return
+        self.viewer(campaign_id, token)
+
+    def validate_sheet(
+        self, campaign_id: str, sheet: Any = None, text: str | None = None, kind: Kind = "yaml"
+    ) -> dict[str, Any]:
         """A sheet checked against this campaign's rules, its variant included: what ``add_character``
-        would say of it (``{"valid", "cost", "errors"}``)."""
-        check_input(sheet, what="sheet")
+        would say of it (``{"valid", "cost", "errors"}``).
+
+        Given as ``text`` (YAML or JSON) it is read by the one document reader, as the CLI reads a file, and
+        the answer also holds ``"sheet"``, the data read (:func:`.sheet_text.read_sheet_text`).
+        """
+        if text is None:
+            check_input(sheet, what="sheet")
         self.refresh(campaign_id)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             system, rules = campaign.ledger.system, campaign.ledger.state.rules
+        if text is not None:
+            return read_sheet_text(system, text, kind, rules=rules)
         return system.validate_sheet(sheet, rules)
 
     def odds(self, campaign_id: str, viewer: Viewer, query: Any) -> dict[str, Any]:

@@ -23,9 +23,12 @@ from ..systems.protocol import RulesT, StateT
 __all__ = ["read_sheet_text", "sheet_verdict"]
 
 
-def sheet_verdict(system: RuleSystem[StateT, RulesT], document: Document) -> dict[str, Any]:
-    """``{"valid", "cost", "errors"}`` of a parsed sheet, its repeated keys counted where a rule forbids."""
-    verdict = system.validate_sheet(document.data)
+def sheet_verdict(
+    system: RuleSystem[StateT, RulesT], document: Document, rules: RulesT | None = None
+) -> dict[str, Any]:
+    """``{"valid", "cost", "errors"}`` of a parsed sheet under ``rules`` (default: the shipped ones), its
+    repeated keys counted where a rule forbids."""
+    verdict = system.validate_sheet(document.data, rules)
     repeated: Callable[[list[str]], list[dict[str, Any]]] | None = getattr(
         system, "repeated_key_errors", None
     )
@@ -36,9 +39,14 @@ def sheet_verdict(system: RuleSystem[StateT, RulesT], document: Document) -> dic
 
 
 def read_sheet_text(
-    system: RuleSystem[StateT, RulesT], text: str, kind: Kind = "yaml", name: Path | str = "the sheet"
+    system: RuleSystem[StateT, RulesT],
+    text: str,
+    kind: Kind = "yaml",
+    name: Path | str = "the sheet",
+    rules: RulesT | None = None,
 ) -> dict[str, Any]:
-    """The verdict on a sheet's text plus ``"sheet"``, its data; unreadable text is a MalformedCommand.
+    """The verdict on a sheet's text under ``rules`` (default: the shipped ones) plus ``"sheet"``, its data;
+    unreadable text is a MalformedCommand.
 
     The refusal keeps the reader's code (``unparsable_file``, ``bad_text``, ``out_of_range``) and path, as
     the CLI's exit 2 does for a file.
@@ -47,4 +55,4 @@ def read_sheet_text(
         document = read_source(name, text, kind)
     except DocumentError as error:
         raise MalformedCommand(error.message, code=error.code, path=error.path) from None
-    return {**sheet_verdict(system, document), "sheet": document.data}
+    return {**sheet_verdict(system, document, rules), "sheet": document.data}

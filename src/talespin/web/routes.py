@@ -115,9 +115,12 @@ def api_router(service: TableService, hub: Hub, feed: ChangeFeed | None = None) 
         """A sheet checked against this campaign's rules, variant included: ``{"valid", "cost", "errors"}``.
 
         The same verdict ``add_character`` reaches, so the sheet editor never approves a sheet the campaign
-        will refuse.
+        will refuse. Any token of the campaign may ask, the invite too (a player writes its sheet before it
+        joins); the sheet comes as ``sheet`` or as ``text`` (read as the CLI reads a file, the answer then
+        also holding ``"sheet"``, the data read).
         """
-        return service.validate_sheet(campaign_id, viewer(campaign_id, credentials), body.sheet)
+        service.sheet_checker(campaign_id, credentials.credentials if credentials else None)
+        return service.validate_sheet(campaign_id, body.sheet, body.text, body.kind)
 
     @router.post("/api/systems/{system}/validate", tags=["meta"])
     def validate(system: Annotated[str, PathParam(max_length=64)], body: SheetRequest) -> dict[str, Any]:

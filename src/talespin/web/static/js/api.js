@@ -189,9 +189,13 @@ export function validateSheet(system, sheet) {
   return request("POST", `/api/systems/${encodeURIComponent(system)}/validate`, { body: { sheet } });
 }
 
-/** The server's verdict on a sheet's text (YAML or JSON), read as the CLI reads a file, with `sheet`: its data. */
-export function validateSheetText(system, text, kind = "yaml") {
-  return request("POST", `/api/systems/${encodeURIComponent(system)}/validate`, { body: { text, kind } });
+/**
+ * The campaign's verdict on a sheet, its variant included (what `add_character` would say): `form` is
+ * `{sheet}` or `{text, kind}` (read as the CLI reads a file; the answer then holds `sheet`, the data read).
+ * `token` is any token of the campaign, the invite too: a joining player checks its sheet before it joins.
+ */
+export function validateForCampaign(campaignId, token, form) {
+  return request("POST", `/api/campaigns/${encodeURIComponent(campaignId)}/validate`, { token, body: form });
 }
 
 /** The `#campaign=…&token=…` part of a link, as an object. */

@@ -1,5 +1,6 @@
 // The sheet editor: a form for an Inciting Incident character or an Ascend hero. As the player types, the
-// sheet is sent (debounced) to the validate endpoint and every broken rule is listed with its rule ID.
+// sheet is sent (debounced) to a validate endpoint (the campaign's, given as `check`, else the system's shipped
+// rules) and the server's verdict is shown: every broken rule with its rule ID and path, and the cost.
 
 import { validateSheet } from "./api.js";
 import { debounce, fill, h } from "./ui.js";
@@ -46,10 +47,14 @@ function parseEffects(text) {
 }
 
 /**
- * mountEditor(root, {system, sheet, onChange}) → {get(), set(sheet), validate()}.
- * `onChange(result)` receives each validation result {"valid", "cost", "errors"}.
+ * mountEditor(root, {system, sheet, check, onChange}) → {get(), set(sheet), validate(), show(result)}.
+ * `check(sheet)` asks the server for a verdict (default: the system's shipped rules); `onChange(result)`
+ * receives each verdict {"valid", "cost", "errors"}.
  */
-export function mountEditor(root, { system, sheet, onChange = () => {} }) {
+export function mountEditor(
+  root,
+  { system, sheet, check: ask = (s) => validateSheet(system, s), onChange = () => {} },
+) {
   // Ascend kinds are edited as ordered [name, rating] rows so empty or repeated names can be typed.
   let model = fromSheet(sheet || blankSheet(system));
   const errorsEl = h("ul.errors", { id: "sheet-errors", "aria-live": "polite" });
@@ -85,7 +90,7 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
     const mine = ++seq;
     statusEl.textContent = "Checking…";
     try {
-      const result = await validateSheet(system, get());
+      const result = await ask(get());
       if (mine !== seq) return;
       showResult(result);
       onChange(result);
@@ -401,5 +406,6 @@ export function mountEditor(root, { system, sheet, onChange = () => {} }) {
       check();
     },
     validate: check,
+    show: showResult,
   };
 }

@@ -1,8 +1,17 @@
 // The join page: a player opens the invite, picks a name, writes or imports a sheet (checked live against
-// the rules) and adds it to the campaign with `add_character`, then goes to the table.
+// the campaign's rules, its variant included, by the server) and adds it to the campaign with `add_character`,
+// then goes to the table. The page never reads a sheet itself: texts and data go to the campaign's validate
+// endpoint, which answers with the same verdict `add_character` reaches.
 
 import "./theme.js";
-import { canonicalSystem, hashParams, joinCampaign, SYSTEM_LABELS, Table, validateSheetText } from "./api.js";
+import {
+  canonicalSystem,
+  hashParams,
+  joinCampaign,
+  SYSTEM_LABELS,
+  Table,
+  validateForCampaign,
+} from "./api.js";
 import { blankSheet, mountEditor } from "./editor.js";
 import { kindOf } from "./sheetio.js";
 import { $, fill, h } from "./ui.js";
@@ -19,6 +28,17 @@ function tableLink(token) {
   return `/table.html#campaign=${encodeURIComponent(campaign)}&token=${encodeURIComponent(token)}`;
 }
 
+// The invite lets a joining player ask what the campaign says of a sheet; once the GM renews it, the player's
+// own token asks instead.
+async function checkSheet(form) {
+  try {
+    return await validateForCampaign(campaign, invite, form);
+  } catch (err) {
+    if (err.status !== 401 || !table) throw err;
+    return validateForCampaign(campaign, table.token, form);
+  }
+}
+
 function showError(el, err) {
   fill(el, h("li", err.rule ? h("code", err.rule) : null, err.rule ? " " : null, err.message));
 }
@@ -33,7 +53,11 @@ async function openEditor(token, playerName) {
     system === "ascend" ? "Your hero (Ascend)" : "Your character (Inciting Incident)";
   $("#skip-link").href = tableLink(token);
   $("#skip-link").hidden = false;
-  editor = mountEditor($("#editor"), { system, sheet: blankSheet(system, playerName) });
+  editor = mountEditor($("#editor"), {
+    system,
+    sheet: blankSheet(system, playerName),
+    check: (sheet) => checkSheet({ sheet }),
+  });
   $("#sheet-name").focus();
 }
 
@@ -67,20 +91,21 @@ $("#join-form").addEventListener("submit", async (event) => {
   }
 });
 
-// The text is read and checked by the server (as `talespin … validate FILE` reads it); its verdict on the
-// text is listed here, and the data it read goes into the editor. A repeated key, lost from the data, is
-// only in this verdict.
+// The text is read and checked by the server under the campaign's rules (as `talespin … validate FILE` reads
+// it); its verdict on the text is listed here, and the data it read goes into the editor. A repeated key,
+// lost from the data, is only in this verdict.
 async function importText(text, kind = "yaml") {
   const out = $("#import-errors");
   out.removeAttribute("data-valid");
   out.dataset.state = "reading";
   try {
-    const verdict = await validateSheetText(system, text, kind);
+    const verdict = await checkSheet({ text, kind });
     const sheet = verdict.sheet;
     if (!sheet || typeof sheet !== "object" || Array.isArray(sheet))
       throw new Error("a sheet is a mapping of fields");
     editor.set(sheet);
     out.dataset.valid = String(verdict.valid);
+    out.dataset.cost = verdict.cost ?? "";
     fill(
       out,
       verdict.errors.map((e) =>
