@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..systems.ascend import Choice, Hero, Rules, advise, load_rules, parse_hero, successes
+from ..systems.ascend import SYSTEM, Choice, Hero, Rules, advise, load_rules, parse_hero, successes
 from ..systems.ascend.chances import exact
 from .ascend_report_page import page
 from .ascend_tests import (
@@ -139,7 +139,7 @@ class AscendReport:
     def to_json(self) -> dict[str, Any]:
         """The figures, section by section; every probability as a float (exact ones in the parts)."""
         return {
-            "system": "ascend",
+            "system": SYSTEM.name,
             "required": self.required,
             "targets": list(self.targets),
             "pools": list(self.pools),

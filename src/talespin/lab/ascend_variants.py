@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..systems.ascend import load_rules, successes
+from ..systems.ascend import SYSTEM, load_rules, successes
 from ..systems.ascend.chances import exact
 from ..systems.errors import MalformedCommand
 
@@ -61,7 +61,7 @@ class AscendComparison:
     def to_json(self) -> dict[str, Any]:
         """Axes, then per variant the grid (floats and exact strings) and the dice for even odds."""
         return {
-            "system": "ascend",
+            "system": SYSTEM.name,
             "targets": list(self.targets),
             "pools": list(self.pools),
             "required": list(self.required),

@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictStr, ValidationError, field_validator
 
 from ...text import excerpt
 from ..bounds import Whole
 from ..errors import MalformedCommand
+from ..registry import registered
 from .rules import Narration
 from .sheet import Hero
 
@@ -176,14 +177,26 @@ AnyCommand = (
 AscendCommand = Annotated[AnyCommand, Field(discriminator="do")]
 
 
+_ENTRY = registered(__package__ or __name__)
+_SYSTEM_NAMES: list[JsonValue] = [_ENTRY.name, *_ENTRY.aliases]
+
+
 class SceneScript(_Shape):
     """A whole scene script: the system, rules-data overrides, the heroes (sheets or paths), the commands."""
 
-    system: Literal["ascend", "cn-ascend"] = "ascend"
+    # Ascend's name or one of its aliases, as the registry spells them (the schema lists them as an enum)
+    system: StrictStr = Field(default=_ENTRY.name, json_schema_extra={"enum": _SYSTEM_NAMES})
     description: StrictStr | None = None
     variant: dict[str, Any] = Field(default_factory=dict)
     heroes: list[Hero | StrictStr] = Field(default_factory=list)
     commands: list[AscendCommand] = Field(default_factory=list)
+
+    @field_validator("system")
+    @classmethod
+    def _ascend(cls, value: str) -> str:
+        if value not in _SYSTEM_NAMES:
+            raise ValueError(f"a scene script of this system names it one of {_SYSTEM_NAMES}, got {value!r}")
+        return value
 
 
 def script_schema() -> dict[str, Any]:

@@ -203,12 +203,26 @@ export function hashParams() {
   return Object.fromEntries(new URLSearchParams(location.hash.replace(/^#/, "")));
 }
 
-/** The canonical system name for any of its aliases. */
+/**
+ * The rule systems as the server's registry lists them (GET /api/systems: `[{name, aliases, label}]`), read once
+ * when this module loads, so no page spells a system's name: the server's registry is the one owner of them.
+ * Unreachable, it is empty, and names pass through as given.
+ */
+async function registered() {
+  try {
+    return (await request("GET", "/api/systems")).registry || [];
+  } catch {
+    return [];
+  }
+}
+export const SYSTEMS = await registered();
+
+/** The canonical system name for any of its aliases (by the server's registry). */
 export function canonicalSystem(name) {
   const key = String(name || "").toLowerCase();
-  if (["ii", "inciting-incident", "inciting_incident"].includes(key)) return "inciting-incident";
-  if (["ascend", "cn-ascend"].includes(key)) return "ascend";
-  return key;
+  const found = SYSTEMS.find((entry) => entry.name === key || entry.aliases.includes(key));
+  return found ? found.name : key;
 }
 
-export const SYSTEM_LABELS = { "inciting-incident": "Inciting Incident", ascend: "Ascend" };
+/** Each system's label (what a person reads) by its canonical name. */
+export const SYSTEM_LABELS = Object.fromEntries(SYSTEMS.map((entry) => [entry.name, entry.label]));
