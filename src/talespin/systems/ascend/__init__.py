@@ -19,11 +19,12 @@ from .pool import Item, PreparedTest, prepare_test
 from .rules import Narration, Rules, default_rules, load_rules
 from .script import ScriptError, run_script
 from .sheet import Hero, check_hero, hero_schema, parse_hero
-from .state import AscendState, ExtendedProgress, evolve, new_state
+from .state import EVENT_TYPES, AscendState, ExtendedProgress, evolve, new_state
 from .system import SYSTEM, AscendSystem
 from .view import actors, redact, view
 
 __all__ = [
+    "EVENT_TYPES",
     "SYSTEM",
     "AscendState",
     "AscendSystem",

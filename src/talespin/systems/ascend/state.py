@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from ..errors import MalformedCommand
 from ..protocol import Event
@@ -28,7 +28,25 @@ from .rule_ids import HERO_2
 from .rules import Rules, load_rules
 from .sheet import Hero, parse_hero
 
-__all__ = ["AscendState", "ExtendedProgress", "PendingOpposed", "evolve", "new_state"]
+__all__ = ["EVENT_TYPES", "AscendState", "ExtendedProgress", "PendingOpposed", "evolve", "new_state"]
+
+EVENT_TYPES: Final = frozenset(
+    {
+        "HeroAdded",
+        "TestRolled",
+        "ExtendedTestStarted",
+        "ExtendedTestEnded",
+        "OutcomeNarrated",
+        "NarrationRequested",
+        "NarrationAwarded",
+        "NarrationDeclined",
+        "NarrationUsed",
+        "OpposedTestProposed",
+        "OpposedTestDecided",
+        "OpposedTestWithdrawn",
+    }
+)
+"""Every event type Ascend's commands record (:func:`evolve` folds these and passes any other by)."""
 
 
 @dataclass(frozen=True, slots=True)

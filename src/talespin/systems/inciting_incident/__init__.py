@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .chances import RollChances, expected_reduction, roll_chances
 from .decide import COMMANDS, actors, decide
-from .evolve import evolve
+from .evolve import EVENT_TYPES, evolve
 from .odds import odds, talent_choice
 from .plan import final_d6, ladder
 from .rules import Rules, default_rules, load_rules
@@ -34,6 +34,7 @@ from .view import redact, view
 
 __all__ = [
     "COMMANDS",
+    "EVENT_TYPES",
     "SYSTEM",
     "Character",
     "GameState",

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from ..errors import MalformedCommand
 from ..protocol import Event
 from .sheet import Character
 from .state import Combatant, Conflict, GameState, Member, Obstacle, Prepared, Scene, Trigger
 
-__all__ = ["evolve"]
+__all__ = ["EVENT_TYPES", "evolve"]
 
 Data = Mapping[str, Any]
 
@@ -264,6 +264,9 @@ _APPLY: dict[str, Callable[[GameState, Data], GameState]] = {
     "AdvancedActionTaken": _advanced_taken,
     "SideYielded": _unchanged,
 }
+
+EVENT_TYPES: Final = frozenset(_APPLY)
+"""Every event type of Inciting Incident: the ones :func:`evolve` folds (it refuses any other)."""
 
 
 def evolve(state: GameState, event: Event) -> GameState:
