@@ -26,6 +26,7 @@ from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from ..dice import LimitExceeded
 from ..systems.errors import MalformedCommand
@@ -274,7 +275,8 @@ def solve_size(
     """What solving ``spot`` up to Crisis ``cap`` would need, counted without building anything.
 
     Memory counts the ring of Crisis levels an action reaches (two copies of ``width`` levels per
-    character), one character's options at one level, the best values and, with ``keep_policy``, the policy.
+    character), one character's options at one level, the values kept for the repeat extra, the best
+    values and, with ``keep_policy``, the policy.
     """
     talents = sum(len(m.talents) for m in party)
     sets = [1 << len(m.modifiers_of(t)) for m in party for t, _ in m.talents]
@@ -293,7 +295,8 @@ def solve_size(
     )
     width = _width(rules, spot.obstruction, skill_crisis)
     levels = max(cap - min(spot.crisis, cap), 0)
-    floats = slab * (2 * n * width + 8 * max(rolls_of, default=0) + 1 + n)
+    memo = (max(rules.crisis.repeated_talent, 0) + 1) * sum(rolls_of) // 2  # values kept for the repeat
+    floats = slab * (2 * n * width + 8 * max(rolls_of, default=0) + 1 + n + memo)
     memory = 8 * floats + (2 * (n + (cap + 1) * (n + 1)) * slab if keep_policy else 0)
     return SolveSize(states, levels * slab * sum(rolls_of), memory, most)
 
@@ -339,33 +342,54 @@ def solve(
     width = _width(rules, top, max([0] + [r.crisis for rs in rolls for r in rs]))
     moves = [[(r.bit, _moves(r, rules, top, width)) for r in rs] for rs in rolls]
     actions = legal_actions(party)
-    return _sweep(party, spot, rules, terminal, moves, bits, actions, width, keep_policy)
+    # The products have a few rows and many columns: they wait on memory, not arithmetic, and BLAS threads
+    # only fight the machine's other work for its cores (BENCHMARKS.md, the lab): one thread.
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _sweep(party, spot, rules, terminal, moves, bits, actions, width, keep_policy)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Member:
     """One character's transitions stacked over its rolls (each Talent with each set of ticked Skills), so a
-    Crisis level costs a few matrix products."""
+    Crisis level costs a few matrix products.
 
-    fail: FloatArray  # (2R, k1 − k0): Crisis of a failed Regular Action per roll, without/with repeat
+    A Regular Action with roll ``j`` leads to a state where its Talent's bit is set, so only that half of the
+    next level's states matters: :meth:`_regular` weighs the roll on that half only. Its value at level ``c``
+    with the repeat extra is, when the extra only shifts every Crisis by ``rep`` (no floor in the way), its
+    value without the extra at level ``c + rep``: each level's values are kept ``rep + 1`` levels in
+    ``memo`` and weighed once.
+    """
+
+    fail: FloatArray  # (2, R, k1 − k0): Crisis of a failed Regular Action per roll, without/with repeat
     k0: int
     k1: int
+    success: npt.NDArray[np.int64]  # (2, R): Crisis of a successful Regular Action, without/with repeat
     groups: tuple[tuple[int, int, FloatArray, tuple[int, ...]], ...]
-    """Rolls sharing the Crisis of a success (without, with the repeat extra): their stacked reduction
-    matrices (P(O → O') on success, ``len(rolls)·(O+1)`` rows) and which rolls they are."""
+    """Rolls sharing a Talent bit and the Crisis of a success: ``(bit, x, stacked reductions, rolls)``
+    per repeat index ``x``; the reductions are P(O → O') on success, ``len(rolls)·(O+1)`` rows."""
     dec_fail: FloatArray  # (O+1, R, K): Crisis of a failed Decisive Action at each Obstruction
     dec_success: FloatArray  # (R, O+1): P(a Decisive Action at O beats the obstacle)
     dec_crisis: npt.NDArray[np.int64]  # (R,): Crisis of a successful Decisive Action per roll
     bits: tuple[int, ...]
     dec_span: tuple[tuple[int, int], ...]  # per Obstruction, the Crisis window its failures fall in
+    shift: int | None  # the repeat extra when it only shifts Crisis (then ``memo`` is used), else None
+    memo: FloatArray | None = None  # (shift + 1, R, half): values without the extra, by level % (shift + 1)
 
     @classmethod
-    def of(cls, moves: list[tuple[int, _Moves]], tops: int, width: int) -> _Member:
+    def of(cls, moves: list[tuple[int, _Moves]], tops: int, width: int, rep: int) -> _Member:
         """Stack the per-roll tables ``(bit, moves)`` (none for a character without Talents: auto only)."""
         tables = [mv for _, mv in moves]
-        fail = np.concatenate([mv.fail for mv in tables]) if tables else np.zeros((0, width))
-        used = np.flatnonzero(fail.any(axis=0))
+        bits = tuple(bit for bit, _ in moves)
+        fail = np.stack([mv.fail for mv in tables], axis=1) if tables else np.zeros((2, 0, width))
+        used = np.flatnonzero(fail.any(axis=(0, 1)))
         k0, k1 = (int(used[0]), int(used[-1]) + 1) if used.size else (0, 1)
+        success = np.array([mv.success_crisis for mv in tables], dtype=np.int64).reshape(-1, 2).T
+        shifted = (
+            rep >= 0
+            and bool(np.all(success[1] == success[0] + rep))
+            and bool(np.array_equal(fail[1, :, rep:], fail[0, :, : width - rep]))
+            and not fail[1, :, :rep].any()
+        )
         dec_fail = np.zeros((tops, 0, width))
         if tables:
             dec_fail = np.ascontiguousarray(np.stack([mv.dec_fail for mv in tables], axis=1))
@@ -373,60 +397,102 @@ class _Member:
         for row in dec_fail:
             hit = np.flatnonzero(row.any(axis=0))
             spans.append((int(hit[0]), int(hit[-1]) + 1) if hit.size else (0, 0))
-        pairs = sorted({mv.success_crisis for mv in tables})
         groups = []
-        for pair in pairs:
-            which = tuple(j for j, mv in enumerate(tables) if mv.success_crisis == pair)
-            stacked = np.concatenate([tables[j].reduce for j in which])
-            groups.append((pair[0], pair[1], stacked, which))
+        for x in range(2):
+            keys = sorted({(bits[j], int(success[x, j])) for j in range(len(tables))})
+            for bit, k in keys:
+                which = tuple(j for j in range(len(tables)) if (bits[j], int(success[x, j])) == (bit, k))
+                stacked = np.concatenate([tables[j].reduce for j in which])
+                groups.append((x, k, stacked, which))
         return cls(
-            np.ascontiguousarray(fail[:, k0:k1]),
+            np.ascontiguousarray(fail[:, :, k0:k1]),
             k0,
             k1,
+            success,
             tuple(groups),
             dec_fail,
             np.stack([mv.dec_success for mv in tables]) if tables else np.zeros((0, tops)),
             np.array([mv.dec_crisis for mv in tables], dtype=np.int64),
-            tuple(bit for bit, _ in moves),
+            bits,
             tuple(spans),
+            rep if shifted else None,
         )
 
-    def options(
-        self, window: FloatArray, won: FloatArray, shrink: npt.NDArray[np.int64], auto: int
-    ) -> list[FloatArray]:
-        """Each of the character's actions' value at every state of one Crisis level, in
-        :func:`legal_actions` order, from ``window[k]`` = the values ``k`` levels higher (after it acted);
-        ``won[j]`` is the value of beating the obstacle with roll ``j``'s Decisive Action."""
-        width, tops, attempts1, count = window.shape
+    def _regular(self, live: FloatArray, x: int) -> FloatArray:
+        """``(R, half)``: each roll's Regular Action value (repeat index ``x``) on the half of the states
+        where its Talent is used, from ``live[k]`` = the values ``k`` levels higher (attempts, Obstruction,
+        Talents used; only the attempts still in play)."""
+        _, attempts1, tops, count = live.shape
         rolls = len(self.bits)
-        out = [window[auto][shrink]]
-        flat = window.reshape(width, -1)
-        failed = (self.fail @ flat[self.k0 : self.k1]).reshape(rolls, 2, tops, attempts1, count)
-        won_reg: list[list[FloatArray]] = [[], []]
-        for j in range(rolls):
-            won_reg[0].append(failed[j, 0])
-            won_reg[1].append(failed[j, 1])
-        for k_fresh, k_again, reduce, which in self.groups:
-            for x, k in enumerate((k_fresh, k_again)):
-                slab = window[k].reshape(tops, -1)
-                done = (reduce @ slab).reshape(len(which), tops, attempts1, count)
-                for g, j in enumerate(which):
-                    won_reg[x][j] = won_reg[x][j] + done[g]
+        out = np.empty((rolls, attempts1 * tops * count // 2))
+        failed = (self.fail[x] @ live[self.k0 : self.k1].reshape(self.k1 - self.k0, -1)).reshape(
+            rolls, attempts1, tops, count
+        )
         for j, bit in enumerate(self.bits):
-            fresh = won_reg[0][j].reshape(tops, attempts1, -1, 2, 1 << bit)
-            again = won_reg[1][j].reshape(tops, attempts1, -1, 2, 1 << bit)
-            option = np.empty_like(fresh)
-            option[..., 0, :] = fresh[..., 1, :]  # Talent not used yet: it is used after the action
-            option[..., 1, :] = again[..., 1, :]  # used already: the repeat extra applies
-            out.append(option.reshape(tops, attempts1, count))
-        decisive = np.full((rolls, tops, attempts1, count), -np.inf)
+            own = failed[j].reshape(attempts1, tops, -1, 2, 1 << bit)[..., 1, :]
+            out[j].reshape(own.shape)[...] = own
+        for gx, k, reduce, which in self.groups:
+            if gx != x:
+                continue
+            bit = self.bits[which[0]]
+            used = np.ascontiguousarray(live[k].reshape(attempts1, tops, -1, 2, 1 << bit)[..., 1, :])
+            done = np.matmul(reduce, used.reshape(attempts1, tops, -1))  # (attempts, rolls·tops, half)
+            for g, j in enumerate(which):
+                out[j].reshape(attempts1, tops, -1)[...] += done[:, g * tops : (g + 1) * tops]
+        return out
+
+    def prime(self, ring: FloatArray, width: int, cap: int, low: int) -> None:
+        """Weigh the levels ``cap .. cap + shift − 1`` (all at the cap's value) into ``memo``; ``low`` is
+        the fewest attempts still in play."""
+        if self.shift is None or not self.bits:
+            return
+        _, attempts1, tops, count = ring.shape
+        self.memo = np.empty((self.shift + 1, len(self.bits), (attempts1 - low) * tops * count // 2))
+        for level in range(cap, cap + self.shift):
+            slot = level % width
+            self.memo[level % (self.shift + 1)] = self._regular(ring[slot : slot + width, low:], 0)
+
+    def options(  # noqa: PLR0917 -- the level's inputs, each used once
+        self,
+        window: FloatArray,
+        level: int,
+        low: int,
+        won: FloatArray,
+        shrink: npt.NDArray[np.int64],
+        auto: int,
+    ) -> list[FloatArray]:
+        """Each of the character's actions' value at every state of Crisis ``level`` with ``low`` or more
+        attempts left, in :func:`legal_actions` order, from ``window[k]`` = the values ``k`` levels higher
+        (after it acted); ``won[j]``: the value of beating the obstacle with roll ``j``'s Decisive Action."""
+        _, attempts1, tops, count = window.shape
+        live = window[:, low:]
+        rolls = len(self.bits)
+        out = [live[auto][:, shrink]]
+        if rolls:
+            fresh = self._regular(live, 0)
+            if self.shift is not None and self.memo is not None:
+                depth = self.shift + 1
+                self.memo[level % depth] = fresh
+                again = self.memo[(level + self.shift) % depth]
+            else:
+                again = self._regular(live, 1)
+            for j, bit in enumerate(self.bits):
+                option = np.empty((attempts1 - low, tops, count))
+                view = option.reshape(attempts1 - low, tops, -1, 2, 1 << bit)
+                view[..., 0, :] = fresh[j].reshape(view[..., 0, :].shape)  # Talent not used yet: used after
+                view[..., 1, :] = again[j].reshape(view[..., 1, :].shape)  # used already: the repeat extra
+                out.append(option)
+        decisive = np.empty((rolls, attempts1 - low, tops, count))
+        if low == 0:
+            decisive[:, 0] = -np.inf  # no attempt left: no Decisive Action
         if attempts1 > 1:
-            decisive[:, :, 1:] = (self.dec_success * won[:, None])[:, :, None, None]
+            spent = decisive[:, 1 - low :]  # (rolls, attempts 1.., tops, count), reading one attempt fewer
+            spent[...] = (self.dec_success * won[:, None])[:, None, :, None]
             for o, (k0, k1) in enumerate(self.dec_span):  # only the levels a failure at o can reach
                 if k0 == k1:
                     continue
-                fewer = window[k0:k1, o, : attempts1 - 1].reshape(k1 - k0, -1)
-                decisive[:, o, 1:] += (self.dec_fail[o, :, k0:k1] @ fewer).reshape(rolls, attempts1 - 1, -1)
+                fewer = window[k0:k1, : attempts1 - 1, o].transpose(1, 0, 2)  # (attempts, levels, count)
+                spent[:, :, o] += np.matmul(self.dec_fail[o, :, k0:k1], fewer).transpose(1, 0, 2)
         out += list(decisive)
         return out
 
@@ -451,17 +517,21 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
     """
     cap, n = len(terminal) - 1, len(party)
     top, attempts = spot.obstruction, spot.attempts_left
-    shape = (top + 1, attempts + 1, 1 << len(bits))
+    shape = (attempts + 1, top + 1, 1 << len(bits))
     ring = np.full((n, 2 * width, *shape), terminal[cap])
+    # with the last attempt beating the obstacle, a state with no attempt left is beaten: not solved
+    low = 1 if rules.complex.last_attempt_beats and attempts > 0 else 0
     shrink = np.maximum(
         rules.complex.obstruction_min, np.arange(top + 1) - rules.complex.obstruction_reduction
     )
     auto = action_crisis(rules.crisis.auto, 0, rules=rules)
-    root = (top, attempts, sum(1 << bits[p] for p in spot.used))
+    root = (attempts - low, top, sum(1 << bits[p] for p in spot.used))
     last = n if spot.last_actor is None else [m.name for m in party].index(spot.last_actor)
     policy = np.zeros((cap + 1, n + 1, *shape), np.int16) if keep_policy else None
     starts = np.cumsum([0] + [1 + 2 * len(rolls) for rolls in moves])
-    members = [_Member.of(rolls, top + 1, width) for rolls in moves]
+    members = [_Member.of(rolls, top + 1, width, rules.crisis.repeated_talent) for rolls in moves]
+    for i, member in enumerate(members):
+        member.prime(ring[i], width, cap, low)
     values: dict[Action, float] = {}
     start = np.full(cap + 1, terminal[cap])
     for c in range(cap - 1, min(spot.crisis, cap) - 1, -1):
@@ -469,7 +539,7 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
         bests, args = [], []
         for i, member in enumerate(members):
             won = terminal[np.minimum(c + member.dec_crisis, cap)]
-            options = member.options(ring[i, slot : slot + width], won, shrink, auto)
+            options = member.options(ring[i, slot : slot + width], c, low, won, shrink, auto)
             if c == spot.crisis and (n == 1 or i != last):
                 for k, option in enumerate(options):
                     if np.isfinite(option[root]):
@@ -482,13 +552,13 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
             if k == last:
                 start[c] = value[root]
             if k < n:
-                ring[k, slot] = value
-                ring[k, slot + width] = value
+                ring[k, slot, low:] = value
+                ring[k, slot + width, low:] = value
             if policy is not None and pick is not None:
-                policy[c, k] = pick
+                policy[c, k, low:] = pick
         if rules.complex.last_attempt_beats:
-            ring[:, slot, :, 0, :] = terminal[c]
-            ring[:, slot + width, :, 0, :] = terminal[c]
+            ring[:, slot, 0] = terminal[c]
+            ring[:, slot + width, 0] = terminal[c]
             if attempts == 0:
                 start[c] = terminal[c]
     if spot.crisis >= cap:
@@ -497,7 +567,8 @@ def _sweep(  # noqa: PLR0912, PLR0917 -- one sweep kept whole so its loop order 
                 for k in range(starts[i], starts[i + 1]):
                     if actions[k].kind != "decisive" or attempts:
                         values[actions[k]] = float(terminal[cap])
-    return Solution(values, actions, policy, start)
+    # the policy is read policy[c, last, O, a, used]: Obstruction before attempts, as a view
+    return Solution(values, actions, None if policy is None else np.swapaxes(policy, 2, 3), start)
 
 
 IntArray = npt.NDArray[np.int16]
