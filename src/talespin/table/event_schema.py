@@ -24,7 +24,7 @@ from .ledger import TABLE_EVENTS
 from .talk import WHISPER
 from .upcast import EVENT_SCHEMA, SCHEMA_KEY
 
-__all__ = ["event_schema", "event_types"]
+__all__ = ["event_schema", "event_types", "main"]
 
 _HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 
