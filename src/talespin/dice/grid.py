@@ -3,8 +3,8 @@
 A designer's grid (every pool a game allows × every target) asks the same question hundreds of times.
 :func:`at_least_grid` answers it on the float path: each pool's dice are sorted, pools sharing a prefix of
 dice share its sums (``N`` d6 for N = 1..13 costs thirteen additions of a die in all, not 91), every
-die is the cached capped array of :func:`~talespin.dice.fast.exploding_die_array`, and each row ends with one
-reversed cumulative sum. Capping at the largest target makes every entry exact in law (see
+die is the cached capped array of :func:`~talespin.dice.fast.exploding_die_array`, and the rows end with one
+reversed cumulative sum over them all. Capping at the largest target makes every entry exact in law (see
 :mod:`~talespin.dice.exploding`); the float results agree with :func:`~talespin.dice.exploding.pool_total`
 to about 1e-15.
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from .distribution import Distribution
 from .exploding import add_exploding_die, check_exploding_work
-from .fast import FloatArray, exploding_die_array, sum_arrays
+from .fast import FloatArray, exploding_die_array
 from .limits import check_cap, check_dice_count
 
 __all__ = ["at_least_grid", "at_least_grid_exact"]
@@ -65,15 +65,20 @@ def at_least_grid(pools: Sequence[Sequence[int]], largest_target: int) -> FloatA
     """
     check_cap(largest_target)
     cap = largest_target
+    dice = {size: exploding_die_array(size, cap) for size in {size for pool in pools for size in pool}}
+
+    def add(total: FloatArray, size: int) -> FloatArray:
+        summed = np.convolve(total, dice[size])
+        summed[cap] = summed[cap:].sum()  # min(total, cap): the mass beyond the cap lumped on it
+        return summed[: cap + 1]
+
     start = np.zeros(cap + 1)
     start[0] = 1.0
-    totals = _pool_totals(
-        pools, start, lambda total, size: sum_arrays(total, exploding_die_array(size, cap), cap)
-    )
-    grid = np.empty((len(pools), cap))
-    for row, total in enumerate(totals):
-        grid[row] = np.cumsum(total[::-1])[::-1][1 : cap + 1]
-    return grid
+    totals = _pool_totals(pools, start, add)
+    if not totals:
+        return np.empty((0, cap))
+    tails = np.cumsum(np.array(totals)[:, ::-1], axis=1)[:, ::-1]  # tails[i, T] = P(total ≥ T)
+    return np.ascontiguousarray(tails[:, 1 : cap + 1])
 
 
 def at_least_grid_exact(pools: Sequence[Sequence[int]], largest_target: int) -> list[list[Fraction]]:
