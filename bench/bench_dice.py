@@ -22,8 +22,9 @@ ratios within each pair, a time the best of its runs):
 * ``odds_grid_exact_vs_icepool_exact``: icepool's time / talespin's exact time, both giving exact
   fractions; ``odds_grid_exact_mismatches`` counts cells where the two fractions differ (must be 0);
 * ``odds_grid_float_vs_icepool``: icepool's time / the time of talespin's float path
-  (:func:`talespin.dice.at_least_grid`), side by side, each the best of five runs a turn. icepool has no float path: its exact answer is the fastest it
-  offers, so this ratio mixes float with exact and is reported apart, never as the exact figure;
+  (:func:`talespin.dice.at_least_grid`), side by side, each the best of five runs a turn. icepool has no
+  float path: its exact answer is the fastest it offers, so this ratio mixes float with exact and is
+  reported apart, never as the exact figure;
 * ``odds_grid_float_vs_numpy``: a plain-numpy float grid written directly (the same capped arrays, the same
   shared prefixes, ``np.convolve``) / talespin's float path: float against float;
 * ``odds_grid_max_abs_diff``: the largest difference between the float grid and the exact one;
