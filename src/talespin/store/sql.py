@@ -43,13 +43,15 @@ __all__ = ["POOL_OVERFLOW", "POOL_SIZE", "SCHEMES", "SqlStore", "engine_url"]
 SCHEMES: Final = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
 """The URL schemes a store may use (a bare path is a SQLite file)."""
 
-POOL_SIZE: Final = 5
-POOL_OVERFLOW: Final = 5
+POOL_SIZE: Final = 10
+POOL_OVERFLOW: Final = 0
 """PostgreSQL connections a store keeps open, and how many more it may open at a busy moment. An append is
 one round trip, so ten serve a process's worker threads; a thread that finds all ten busy waits for one. The
 bound matters more than the speed: every ``--workers`` process and every server on the database holds its
 own (plus one LISTEN connection), and PostgreSQL refuses clients past ``max_connections`` (100 by default),
-which a store answered with 500s when each process could open 30."""
+which a store answered with 500s when each process could open 30. All ten are kept rather than five kept and
+five more opened at a busy moment: a connection opened for one append and closed after it cost PostgreSQL a
+new backend process each time, under exactly the load where appends queue."""
 
 T = TypeVar("T")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")

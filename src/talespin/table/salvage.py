@@ -17,6 +17,7 @@ The rest of the campaign is served as usual.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -93,7 +94,26 @@ def repaired(stored: StoredEvent) -> StoredEvent:
     return _repaired(stored)[0]
 
 
+def _renderable(stored: StoredEvent) -> bool:
+    """Whether ``stored`` needs no repair, checked at C speed: its data written as strict JSON (no NaN nor
+    infinity) encodes as UTF-8 (no lone surrogate), and so does its actor.
+
+    Every event this code writes passes (the edge refused anything else), so the walk of
+    :func:`render_safe` runs only for what fails here; a value JSON cannot write at all (a key that is not
+    text or a number) fails too, and is walked.
+    """
+    try:
+        json.dumps(stored.data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        if isinstance(stored.actor, str):
+            stored.actor.encode("utf-8")
+    except (TypeError, ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return False
+    return True
+
+
 def _repaired(stored: StoredEvent) -> tuple[StoredEvent, bool]:
+    if _renderable(stored):
+        return stored, False
     data, changed = render_safe(stored.data)
     actor, actor_changed = (
         render_safe(stored.actor) if isinstance(stored.actor, str) else (stored.actor, False)

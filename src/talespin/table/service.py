@@ -224,7 +224,10 @@ class TableService:
             campaign = self._campaigns.get(campaign_id)
         if campaign is not None and version > campaign.ledger.version:
             with campaign.lock:
-                self._catch_up(campaign)
+                # This process's own commits are announced too, often while the committing thread still
+                # holds the lock; once it has taken them in there is nothing to read.
+                if version > campaign.ledger.version:
+                    self._catch_up(campaign)
 
     def resync(self) -> int:
         """Catch every cached campaign up from the store (the feed reconnected); how many had moved."""
