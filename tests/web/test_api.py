@@ -31,6 +31,8 @@ def test_health_and_systems(client: TestClient) -> None:
     """GET /api/health answers ok; GET /api/systems lists both systems."""
     assert client.get("/api/health").json() == {"status": "ok", "store": "sqlite", "listen": "none"}
     assert client.get("/api/systems").json()["systems"] == ["ascend", "inciting-incident"]
+    sheets = {e["name"]: e["sheet"] for e in client.get("/api/systems").json()["registry"]}
+    assert sheets == {"ascend": "hero", "inciting-incident": "character"}
 
 
 def test_create_campaign_returns_tokens_and_links(client: TestClient) -> None:

@@ -33,6 +33,9 @@ class Registered:
     label: str
     summary: str
     """What its CLI commands do, after the label (the first paragraph of their help)."""
+    sheet: str
+    """What one of its sheets is: a ``hero`` (Tested by a Dice Pool) or a ``character`` (Talent rolls). The
+    pages lay out their editors and Test builders by it, never by the system's name."""
 
     @property
     def short(self) -> str:
@@ -40,8 +43,8 @@ class Registered:
         return min((self.name, *self.aliases), key=len)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"name", "aliases", "label"}``, as ``/api/systems`` lists it."""
-        return {"name": self.name, "aliases": list(self.aliases), "label": self.label}
+        """``{"name", "aliases", "label", "sheet"}``, as ``/api/systems`` lists it."""
+        return {"name": self.name, "aliases": list(self.aliases), "label": self.label, "sheet": self.sheet}
 
 
 _SYSTEMS: tuple[Registered, ...] = (
@@ -51,6 +54,7 @@ _SYSTEMS: tuple[Registered, ...] = (
         ("cn-ascend",),
         "Ascend",
         "odds, Tests, hero sheets, invoke advice and scene scripts.",
+        "hero",
     ),
     Registered(
         "inciting-incident",
@@ -58,6 +62,7 @@ _SYSTEMS: tuple[Registered, ...] = (
         ("ii", "inciting_incident"),
         "Inciting Incident",
         "odds, rolls, sheets and scene scripts.",
+        "character",
     ),
 )
 """Every system, sorted by canonical name. Modules load on first use."""

@@ -204,7 +204,7 @@ export function hashParams() {
 }
 
 /**
- * The rule systems as the server's registry lists them (GET /api/systems: `[{name, aliases, label}]`), read once
+ * The rule systems as the server's registry lists them (GET /api/systems: `[{name, aliases, label, sheet}]`), read once
  * when this module loads, so no page spells a system's name: the server's registry is the one owner of them.
  * Unreachable, it is empty, and names pass through as given.
  */
@@ -226,3 +226,17 @@ export function canonicalSystem(name) {
 
 /** Each system's label (what a person reads) by its canonical name. */
 export const SYSTEM_LABELS = Object.fromEntries(SYSTEMS.map((entry) => [entry.name, entry.label]));
+
+/** The label of a system (any of its names), or the name as given when the registry does not know it. */
+export function systemLabel(name) {
+  return SYSTEM_LABELS[canonicalSystem(name)] || String(name || "");
+}
+
+/**
+ * Whether a system's sheets are heroes, Tested by a Dice Pool (the registry's `sheet`), rather than characters
+ * rolling Talents: what the pages lay their editors, Test builders and lab grids out by.
+ */
+export function playsHeroes(name) {
+  const key = canonicalSystem(name);
+  return SYSTEMS.some((entry) => entry.name === key && entry.sheet === "hero");
+}

@@ -2,7 +2,7 @@
 // sheet is sent (debounced) to a validate endpoint (the campaign's, given as `check`, else the system's shipped
 // rules) and the server's verdict is shown: every broken rule with its rule ID and path, and the cost.
 
-import { validateSheet } from "./api.js";
+import { playsHeroes, validateSheet } from "./api.js";
 import { debounce, fill, h } from "./ui.js";
 
 const ABILITIES = ["fortitude", "perseverance", "nimbleness"];
@@ -15,7 +15,7 @@ const HERO_KINDS = [
 ];
 
 export function blankSheet(system, name = "") {
-  if (system === "ascend") {
+  if (playsHeroes(system)) {
     return { name, skills: { "": 0 }, convictions: {}, traits: { "": 0 }, backgrounds: {}, aids: {} };
   }
   return {
@@ -63,7 +63,7 @@ export function mountEditor(
   let seq = 0;
 
   function fromSheet(s) {
-    if (system !== "ascend") {
+    if (!playsHeroes(system)) {
       const copy = structuredClone(s);
       copy.abilities = copy.abilities || {};
       copy.talents = (copy.talents || []).map((t) => ({
@@ -79,7 +79,7 @@ export function mountEditor(
   }
 
   function get() {
-    if (system !== "ascend") return structuredClone(model);
+    if (!playsHeroes(system)) return structuredClone(model);
     const out = { name: model.name };
     for (const [kind] of HERO_KINDS)
       out[kind] = Object.fromEntries(model[kind].map(([k, v]) => [k, toInt(v)]));
@@ -391,7 +391,7 @@ export function mountEditor(
         },
         { id: "sheet-name" },
       ),
-      system === "ascend" ? renderAscend() : renderIi(),
+      playsHeroes(system) ? renderAscend() : renderIi(),
     );
   }
 

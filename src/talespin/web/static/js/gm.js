@@ -2,6 +2,7 @@
 // Rising Tension by hand, conflicts, notes, adding characters, and undo. Each control sends one command of
 // the table's `do:` vocabulary.
 
+import { playsHeroes, systemLabel } from "./api.js";
 import { mountSeats } from "./seats.js";
 import { mountShortcuts } from "./shortcuts.js";
 import { readData } from "./sheetio.js";
@@ -71,7 +72,7 @@ const OPEN = new Set(["Scene", "Obstacles"]);
 
 /** mountGm(root, ctx): ctx = {system, send, say}. Returns {refresh(view)}. */
 export function mountGm(root, ctx) {
-  const ii = ctx.system !== "ascend";
+  const ii = !playsHeroes(ctx.system);
   const send = ctx.send;
   const charSel = h("select", { id: "gm-simple-to" });
 
@@ -155,7 +156,7 @@ export function mountGm(root, ctx) {
       ? null
       : h(
           "p.small.muted",
-          "Ascend has no scenes in its rules. Starting or ending one here reveals the dice seed " +
+          `${systemLabel(ctx.system)} has no scenes in its rules. Starting or ending one here reveals the dice seed ` +
             "used so far and commits to a new one, so every roll before it can be checked.",
         ),
     h(

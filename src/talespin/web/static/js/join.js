@@ -8,7 +8,8 @@ import {
   canonicalSystem,
   hashParams,
   joinCampaign,
-  SYSTEM_LABELS,
+  playsHeroes,
+  systemLabel,
   Table,
   validateForCampaign,
 } from "./api.js";
@@ -46,11 +47,12 @@ function showError(el, err) {
 async function openEditor(token, playerName) {
   table = new Table(campaign, token);
   const state = await table.state();
-  system = canonicalSystem(state.system || (state.view && state.view.system) || "inciting-incident");
+  system = canonicalSystem(state.system || (state.view && state.view.system));
   $("#join-card").hidden = true;
   $("#sheet-card").hidden = false;
   $("#sheet-title").textContent =
-    system === "ascend" ? "Your hero (Ascend)" : "Your character (Inciting Incident)";
+    `Your ${playsHeroes(system) ? "hero" : "character"} (${systemLabel(system)})`;
+  document.title = `talespin — join ${systemLabel(system)}`;
   $("#skip-link").href = tableLink(token);
   $("#skip-link").hidden = false;
   editor = mountEditor($("#editor"), {
@@ -157,4 +159,4 @@ $("#sheet-form").addEventListener("submit", async (event) => {
   }
 });
 
-document.title = `talespin — join ${SYSTEM_LABELS[system] || "the table"}`;
+document.title = "talespin — join the table";

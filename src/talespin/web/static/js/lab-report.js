@@ -3,7 +3,7 @@
 // paragraphs, tables, lists, pictures), every text as text, never parsed as HTML, each picture an SVG data
 // URI. The page can be saved as one Markdown file with its pictures inline.
 
-import { request } from "./api.js";
+import { playsHeroes, request, systemLabel } from "./api.js";
 import { $, fill, h } from "./ui.js";
 
 /** `**bold**` and `code` within a line; everything else stays plain text. */
@@ -138,7 +138,7 @@ export function mountReport() {
   const system = $("#lab-system");
   const hero = $("#report-hero-field");
   const sync = () => {
-    hero.hidden = system.value !== "ascend";
+    hero.hidden = !playsHeroes(system.value);
   };
   system.addEventListener("change", sync);
   sync();
@@ -148,7 +148,7 @@ export function mountReport() {
     fill(errors);
     const body = { system: system.value, variants: variantTexts() };
     const sheet = $("#report-hero").value;
-    if (system.value === "ascend" && sheet.trim()) body.hero = sheet;
+    if (playsHeroes(system.value) && sheet.trim()) body.hero = sheet;
     const button = $("#report-button");
     button.disabled = true;
     $("#report-status").textContent = "Computing the report…";
@@ -156,7 +156,7 @@ export function mountReport() {
       const report = await request("POST", "/api/lab/report", { body });
       show(report);
       $("#report-status").textContent =
-        `The ${report.system === "ascend" ? "Ascend" : "Inciting Incident"} balance report, ${report.plots.length} pictures.`;
+        `The ${systemLabel(report.system)} balance report, ${report.plots.length} pictures.`;
     } catch (err) {
       const path = err.body?.error?.path;
       fill(errors, h("li", path ? [h("code", path), " "] : null, err.message));

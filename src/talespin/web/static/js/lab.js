@@ -5,7 +5,7 @@
 // A campaign's table links here with its variant in the address (#system=…&variant=…&name=…).
 
 import "./theme.js";
-import { request } from "./api.js";
+import { playsHeroes, request } from "./api.js";
 import { heatmap } from "./heatmap.js";
 import { mountAdvice } from "./lab-advice.js";
 import { mountReport } from "./lab-report.js";
@@ -81,7 +81,7 @@ function optionRow(id, label, values, chosen, words) {
 }
 
 function summary(data) {
-  const ii = data.system !== "ascend";
+  const ii = !playsHeroes(data.system);
   const head = ii
     ? ["variant", "mean P(success)", "mean E[Crisis]", "cells that roll", "choices changed"]
     : ["variant", "mean P(success)", "largest |ΔP|", "even-odds pools changed"];
@@ -232,7 +232,7 @@ function drawAscend(data) {
 
 function draw() {
   if (!last) return;
-  fill($("#grids"), last.system === "ascend" ? drawAscend(last) : drawII(last));
+  fill($("#grids"), playsHeroes(last.system) ? drawAscend(last) : drawII(last));
 }
 
 function show(data) {
@@ -241,7 +241,7 @@ function show(data) {
   summary(data);
   fill(
     $("#grid-controls"),
-    data.system === "ascend"
+    playsHeroes(data.system)
       ? optionRow("grid-required", "Successes required", data.required, 1)
       : [
           optionRow("grid-net", "Net Advantage", data.nets, 0),

@@ -2,6 +2,7 @@
 // Rising Tension, the Flow of Battle and wounds. GM-only Triggers reach this code only on the GM's screen:
 // the server never sends them to players.
 
+import { playsHeroes } from "./api.js";
 import { ascendSheet, iiSheet, turnOrder } from "./sheetview.js";
 import { fill, h } from "./ui.js";
 
@@ -173,7 +174,7 @@ export function renderPeople(root, view, system, owned, { role = "player", send 
     { id: "players" },
     `At the table: the GM${players.length ? `, ${players.join(", ")}` : ""}.`,
   );
-  if (system === "ascend") {
+  if (playsHeroes(system)) {
     fill(
       root,
       h("h2", "Heroes"),

@@ -9,7 +9,7 @@
 import "./theme.js";
 import { mountActions } from "./actions.js";
 import { mountAscend } from "./ascend.js";
-import { canonicalSystem, hashParams, SYSTEM_LABELS, Table } from "./api.js";
+import { canonicalSystem, hashParams, playsHeroes, systemLabel, Table } from "./api.js";
 import { verifySeed } from "./fairness.js";
 import { mountGm } from "./gm.js";
 import { LiveFeed } from "./live.js";
@@ -289,7 +289,7 @@ function setup(s) {
   document.body.dataset.system = s.system;
   $("#campaign-name").textContent = s.name || "The table";
   document.title = `talespin — ${s.name || "the table"}`;
-  $("#system-badge").textContent = SYSTEM_LABELS[s.system] || s.system;
+  $("#system-badge").textContent = systemLabel(s.system);
   const roleBadge = $("#role-badge");
   roleBadge.textContent = s.role === "gm" ? "GM" : `Player${s.player ? `: ${s.player}` : ""}`;
   roleBadge.className = s.role === "gm" ? "badge gm" : "badge";
@@ -301,7 +301,7 @@ function setup(s) {
     showInvite(s.inviteLink || localStorage.getItem(`talespin:invite:${table.id}`));
     $("#invite-card").hidden = false;
   }
-  if (s.system === "ascend") ascend = mountAscend($("#act"), ctx);
+  if (playsHeroes(s.system)) ascend = mountAscend($("#act"), ctx);
   else actions = mountActions($("#act"), ctx);
 }
 
@@ -330,10 +330,9 @@ $("#new-invite").addEventListener("click", renewInvite);
 
 function actors() {
   const view = ctx.view;
-  const all =
-    ctx.system === "ascend"
-      ? (view.heroes || []).map((x) => (x.sheet || x).name)
-      : (view.characters || []).map((c) => c.name);
+  const all = playsHeroes(ctx.system)
+    ? (view.heroes || []).map((x) => (x.sheet || x).name)
+    : (view.characters || []).map((c) => c.name);
   const enemies = (view.scene?.conflict?.enemies || []).filter((e) => !e.out).map((e) => e.name);
   return ctx.role === "gm" ? [...all, ...enemies] : all.filter((n) => ctx.owned.includes(n));
 }
@@ -341,11 +340,11 @@ function actors() {
 function render() {
   $("#version").textContent = String(ctx.version);
   const view = ctx.view;
-  if (ctx.system === "ascend") {
+  if (playsHeroes(ctx.system)) {
     const ext = view.extended;
     fill(
       $("#scene"),
-      h("h2", "Ascend"),
+      h("h2", systemLabel(ctx.system)),
       h(
         "div.stats",
         h("div.stat", h("div.k", "Tests rolled"), h("div.v", String(view.tests ?? 0))),
@@ -435,7 +434,7 @@ function render() {
 
 /** Whose move it is, for this player: a sentence, or null when nothing waits on them. */
 function myMove() {
-  if (ctx.role !== "player" || ctx.system === "ascend") return null;
+  if (ctx.role !== "player" || playsHeroes(ctx.system)) return null;
   const scene = ctx.view?.scene;
   if (!scene || scene.kind === "cooperative") return null;
   const everyone = (ctx.view.characters || []).map((c) => c.name);
@@ -468,7 +467,7 @@ function myMove() {
 /** A notice when it becomes this player's move: in the actions, in the tab's title, and read out once. */
 function noticeMove() {
   const text = myMove();
-  const ascendPlayer = ctx.role === "player" && ctx.system === "ascend" && ctx.owned.length > 0;
+  const ascendPlayer = ctx.role === "player" && playsHeroes(ctx.system) && ctx.owned.length > 0;
   document.body.dataset.myMove = String(Boolean(text) || ascendPlayer);
   if (actions) actions.moveNote(text);
   const base = `talespin — ${ctx.name || "the table"}`;
