@@ -276,3 +276,34 @@ def test_forty_writers_share_a_bounded_pool_of_postgresql_connections(
     store.close()
     assert failures == []
     assert 1 < peak[0] <= POOL_SIZE + POOL_OVERFLOW
+
+
+def test_appends_hand_postgresql_connections_back_as_the_pool_lent_them(
+    store_url: tuple[str, str | None],
+) -> None:
+    """PostgreSQL's append runs on the driver in autocommit; every connection it used goes back to the pool
+    out of autocommit, so a later write of several statements (a player and its event) stays all or
+    nothing: here it loses its version race and leaves no player behind."""
+    url, schema = store_url
+    if not url.startswith("postgresql"):
+        pytest.skip("SQLite's appends go through the group commit, not the driver")
+    store = SqlStore(url, schema=schema)
+    try:
+        store.create_campaign(_campaign("c1"), _events("A"), AT)
+        for version in range(1, 1 + 2 * POOL_SIZE):
+            store.append("c1", version, _events(f"E{version}"), AT)
+        with pytest.raises(VersionConflict):
+            store.append("c1", 1, _events("late"), AT)
+        lent = [store.engine.raw_connection() for _ in range(POOL_SIZE)]
+        try:
+            assert [pooled.driver_connection.autocommit for pooled in lent] == [False] * POOL_SIZE
+        finally:
+            for pooled in lent:
+                pooled.close()
+        late = PlayerRecord("p1", "c1", "Late", "0" * 64, AT)
+        with pytest.raises(VersionConflict):
+            store.add_player(late, 1, _events("PlayerJoined"), AT)
+        assert store.players("c1") == []
+        assert [e.version for e in store.events("c1")] == list(range(1, 2 + 2 * POOL_SIZE))
+    finally:
+        store.close()

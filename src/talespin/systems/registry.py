@@ -106,5 +106,15 @@ def get_system(name: str) -> AnySystem:
     The answer is typed :data:`~.protocol.AnySystem`, the protocol over any system's state: the table
     only ever hands a system the state that same system made, so its methods meet their own state type.
     """
-    system: AnySystem = import_module(_entry(name).module).SYSTEM
-    return system
+    found = _LOADED.get(name) if isinstance(name, str) else None
+    if found is None:
+        entry = _entry(name)
+        found = import_module(entry.module).SYSTEM
+        if name == entry.name or name in entry.aliases:  # only the names as registered: a finite set
+            _LOADED[name] = found
+    return found
+
+
+_LOADED: dict[str, AnySystem] = {}
+"""Each name (or alias) already asked for, and its system: the ledger asks once per event it folds, and an
+import, even of a module loaded long ago, is a walk through ``importlib`` each time."""
