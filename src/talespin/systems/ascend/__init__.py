@@ -15,6 +15,7 @@ from __future__ import annotations
 from .advice import Choice, advise
 from .chances import ExtendedOdds, OpposedOdds, TestOdds, extended_odds, opposed_odds, successes, test_odds
 from .decide import decide
+from .event_data import EVENT_DATA, REDACTED_DATA
 from .pool import Item, PreparedTest, prepare_test
 from .rules import Narration, Rules, default_rules, load_rules
 from .script import ScriptError, run_script
@@ -24,7 +25,9 @@ from .system import SYSTEM, AscendSystem
 from .view import actors, redact, view
 
 __all__ = [
+    "EVENT_DATA",
     "EVENT_TYPES",
+    "REDACTED_DATA",
     "SYSTEM",
     "AscendState",
     "AscendSystem",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .chances import RollChances, expected_reduction, roll_chances
 from .decide import COMMANDS, actors, decide
+from .event_data import EVENT_DATA, REDACTED_DATA
 from .evolve import EVENT_TYPES, evolve
 from .odds import odds, talent_choice
 from .plan import final_d6, ladder
@@ -34,7 +35,9 @@ from .view import redact, view
 
 __all__ = [
     "COMMANDS",
+    "EVENT_DATA",
     "EVENT_TYPES",
+    "REDACTED_DATA",
     "SYSTEM",
     "Character",
     "GameState",
