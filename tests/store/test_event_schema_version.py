@@ -171,7 +171,7 @@ def test_upgrading_from_0003_keeps_the_events_readable(kind: str, path: Path, tm
         try:
             assert isinstance(store, SqlStore)
             with store.engine.connect() as connection:
-                assert current_revision(connection) == head_revision() == "0004"
+                assert current_revision(connection) == head_revision() == "0005"
             stored = store.events(campaign_id)
             assert [e.version for e in stored] == [e["version"] for e in record["events"]]
             assert {e.schema for e in stored} == {0}

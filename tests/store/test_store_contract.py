@@ -192,11 +192,19 @@ def test_the_newest_snapshot_of_a_fingerprint_is_handed_back(store: EventStore) 
 
 
 def test_saving_the_same_snapshot_twice_keeps_one(store: EventStore) -> None:
-    """Two processes may fold and save the same version: the second save is no error and changes nothing."""
+    """Two processes may fold and save the same version: the second save is no error and one is kept."""
     store.create_campaign(_campaign(), _events("A", "B"), AT)
     store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"first", AT))
     store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"first", AT))
     assert store.latest_snapshot("c1", "f" * 64) == Snapshot("c1", 2, "f" * 64, b"first", AT)
+
+
+def test_a_snapshot_of_the_same_key_replaces_the_one_kept(store: EventStore) -> None:
+    """Saving at a version and fingerprint already kept replaces those bytes (an unusable snapshot goes)."""
+    store.create_campaign(_campaign(), _events("A", "B"), AT)
+    store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"unusable", AT))
+    store.save_snapshot(Snapshot("c1", 2, "f" * 64, b"usable", "later"))
+    assert store.latest_snapshot("c1", "f" * 64) == Snapshot("c1", 2, "f" * 64, b"usable", "later")
 
 
 def test_a_snapshot_of_an_unknown_campaign_is_refused(store: EventStore) -> None:

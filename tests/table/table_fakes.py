@@ -85,9 +85,8 @@ class MemoryStore:
             self.campaign(snapshot.campaign_id)
             kept = [s for s in self._snapshots.get(snapshot.campaign_id, []) if s.version >= snapshot.version]
             key = (snapshot.version, snapshot.fingerprint)
-            if all((s.version, s.fingerprint) != key for s in kept):
-                kept.append(snapshot)
-            self._snapshots[snapshot.campaign_id] = kept
+            kept = [s for s in kept if (s.version, s.fingerprint) != key]  # one of the same key is replaced
+            self._snapshots[snapshot.campaign_id] = [*kept, snapshot]
 
     def latest_snapshot(self, campaign_id: str, fingerprint: str) -> Snapshot | None:
         mine = [s for s in self._snapshots.get(campaign_id, []) if s.fingerprint == fingerprint]

@@ -17,7 +17,7 @@ from table_sheets import SUSAN, susan_test
 
 from talespin.store import EventStore, Snapshot, open_store
 from talespin.systems import IllegalCommand
-from talespin.table import Ledger, TableService, Viewer, snapshots
+from talespin.table import Ledger, TableService, Viewer, snapshot_data, snapshots
 from talespin.table import ledger as ledger_module
 from talespin.table import service as service_module
 from talespin.table.views import state_json, visible_events
@@ -238,7 +238,7 @@ def test_processes_sharing_postgresql_save_consistent_snapshots() -> None:
 def test_the_newest_page_after_a_restart_links_no_old_event(monkeypatch: pytest.MonkeyPatch) -> None:
     """A snapshot keeps the chain's links of its newest events: the first page a client reads after a
     restart needs none of the events before the snapshot, and carries the same heads as before."""
-    monkeypatch.setattr(snapshots, "MAX_EVENTS_PAGE", 10)  # the snapshot keeps the links of its newest 10
+    monkeypatch.setattr(snapshot_data, "MAX_EVENTS_PAGE", 10)  # the snapshot keeps the links of its newest 10
     store = MemoryStore()
     first = TableService(store)
     campaign_id, bea = _new_campaign(first)

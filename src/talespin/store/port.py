@@ -15,8 +15,9 @@ can announce commits (PostgreSQL's LISTEN/NOTIFY) also offers a :class:`ChangeFe
 another's commits as they happen instead of on its next read.
 
 A store also keeps *snapshots*: a campaign's folded ledger at some version, as opaque bytes the table
-layer writes and reads back (:mod:`talespin.table.snapshots`), each tagged with a *fingerprint* of the code
-that folded it. Events are never changed, so a snapshot at version *v* holds for every process that runs
+layer writes and reads back (:mod:`talespin.table.snapshots`: plain data it checks before use, for the
+store is not trusted to run code), each tagged with a *fingerprint* of the code that folded it. Events
+are never changed, so a snapshot at version *v* holds for every process that runs
 the same code; one with another fingerprint is never handed out.
 """
 
@@ -205,7 +206,8 @@ class EventStore(Protocol):
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Keep ``snapshot`` as the campaign's newest; older ones of the campaign may be dropped.
 
-        Saving one that is already there (another process folded the same version) is no error.
+        One already there with the same campaign, version and fingerprint is replaced (the table replaces a
+        snapshot it could not use); saving one that another process saves at the same moment is no error.
         """
         ...
 

@@ -405,29 +405,28 @@ class SqlStore:
             ]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Keep ``snapshot``, drop the campaign's older ones; one already there (same key) stays as is."""
+        """Keep ``snapshot``, drop the campaign's older ones and any one of the same key (it is replaced)."""
 
         def work(connection: Connection) -> None:
             connection.execute(
                 delete(snapshots).where(
-                    snapshots.c.campaign_id == snapshot.campaign_id, snapshots.c.version < snapshot.version
+                    snapshots.c.campaign_id == snapshot.campaign_id,
+                    (snapshots.c.version < snapshot.version)
+                    | (
+                        (snapshots.c.version == snapshot.version)
+                        & (snapshots.c.fingerprint == snapshot.fingerprint)
+                    ),
                 )
             )
-            key = (
-                snapshots.c.campaign_id == snapshot.campaign_id,
-                snapshots.c.version == snapshot.version,
-                snapshots.c.fingerprint == snapshot.fingerprint,
-            )
-            if connection.execute(select(snapshots.c.version).where(*key)).first() is None:
-                connection.execute(
-                    insert(snapshots).values(
-                        campaign_id=snapshot.campaign_id,
-                        version=snapshot.version,
-                        fingerprint=snapshot.fingerprint,
-                        data=snapshot.data,
-                        at=snapshot.at,
-                    )
+            connection.execute(
+                insert(snapshots).values(
+                    campaign_id=snapshot.campaign_id,
+                    version=snapshot.version,
+                    fingerprint=snapshot.fingerprint,
+                    data=snapshot.data,
+                    at=snapshot.at,
                 )
+            )
 
         try:
             if self._group is not None:

@@ -168,7 +168,8 @@ class TableService:
             fold(ledger, self.store.events(campaign_id, after=ledger.version), problems)
             players = {p.id: p for p in self.store.players(campaign_id)}
             found = _Campaign(record, ledger, players, threading.Lock(), problems)
-            if ledger.version - snapshot_version >= SNAPSHOT_EVERY:
+            stale = snapshot_version is None and ledger.version > 0
+            if stale or ledger.version - (snapshot_version or 0) >= SNAPSHOT_EVERY:
                 self._save_snapshot(found)  # the next start replays only what follows
             self._campaigns[campaign_id] = found
             return found
@@ -179,18 +180,23 @@ class TableService:
             upcast_stored(repaired(e)) for e in self.store.events(campaign_id, after, upto)
         ]
 
-    def _restored(self, campaign_id: str) -> tuple[Ledger, list[Problem], int]:
-        """The campaign's newest snapshot of this code as a ledger (an empty one if none is usable)."""
+    def _restored(self, campaign_id: str) -> tuple[Ledger, list[Problem], int | None]:
+        """The campaign's newest snapshot of this code as a ledger, and its version.
+
+        An empty ledger and version 0 if there is none; version ``None`` if there is one but it cannot be
+        used (:func:`.snapshots.restore` says why, in the log): the replayed ledger's snapshot replaces it.
+        """
         snapshot = self.store.latest_snapshot(campaign_id, fingerprint())
-        if snapshot is not None:
-            try:
-                ledger, problems = restore(snapshot.data, self._reader(campaign_id))
-                if ledger.campaign_id == campaign_id and ledger.version == snapshot.version:
-                    return ledger, problems, snapshot.version
-                log.warning("campaign %s: snapshot at %d is of another log", campaign_id, snapshot.version)
-            except ValueError as error:
-                log.warning("campaign %s: snapshot at %d ignored: %s", campaign_id, snapshot.version, error)
-        return Ledger(campaign_id), [], 0
+        if snapshot is None:
+            return Ledger(campaign_id), [], 0
+        try:
+            ledger, problems = restore(snapshot.data, self._reader(campaign_id))
+            if ledger.campaign_id == campaign_id and ledger.version == snapshot.version:
+                return ledger, problems, snapshot.version
+            log.warning("campaign %s: snapshot at %d is of another log", campaign_id, snapshot.version)
+        except ValueError as error:
+            log.warning("campaign %s: snapshot at %d ignored: %s", campaign_id, snapshot.version, error)
+        return Ledger(campaign_id), [], None
 
     def _save_snapshot(self, campaign: _Campaign) -> None:
         """Save the campaign's ledger as its newest snapshot (hold ``campaign.lock``); failing only warns."""
