@@ -20,7 +20,10 @@ A campaign is loaded from its newest snapshot (:mod:`.snapshots`) and the events
 is saved every :data:`~.snapshots.SNAPSHOT_EVERY` events, so a restart replays a short tail, not the log.
 
 Listeners (the WebSocket hub) are told of every event the ledger takes in, its own commits and caught-up ones
-alike, in order and each once, from inside the campaign's lock.
+alike, in order and each once. The events wait in the campaign's outbox, filled under the campaign's lock in
+version order and emptied in that order under a lock of its own; a command empties it just after it lets the
+campaign's lock go, so the sockets that render the events at once find the ledger free, not held by the
+command that made them (every other change empties it before it lets go).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -107,6 +110,10 @@ class _Campaign:
     views: dict[tuple[int, str, str | None], dict[str, Any]] = field(default_factory=dict)
     frames: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
     """Each view of :attr:`views` as the text of its WebSocket state frame, written once for every socket."""
+    outbox: deque[list[StoredEvent]] = field(default_factory=deque)
+    """Events taken in and not yet handed to the listeners, oldest first (filled under :attr:`lock`)."""
+    announcing: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the outbox is emptied, so listeners hear every batch in order, even from two threads."""
 
 
 def _name(value: Any, what: str) -> str:
@@ -391,34 +398,49 @@ class TableService:
                 path="expected_version",
             )
         campaign = self._campaign(campaign_id)
-        with campaign.lock:
-            ledger = campaign.ledger
-            if expected_version > version_for(ledger, viewer):
-                self._catch_up(campaign)  # the client has seen a commit made through another process
-            current = version_for(ledger, viewer)
-            if expected_version != current:
-                raise StaleVersion(
-                    f"the campaign is at version {current}, not {expected_version}", version=current
-                )
-            check_input(command)
-            new = decide(ledger, viewer, command, self._seeds, nonce=nonce, make_nonce=self._nonces)
-            try:
-                stored = self.store.append(campaign_id, ledger.version, written(new), self._now())
-            except VersionConflict:
-                self._catch_up(campaign)
+        try:
+            with campaign.lock:
+                ledger = campaign.ledger
+                if expected_version > version_for(ledger, viewer):
+                    self._catch_up(campaign)  # the client has seen a commit made through another process
                 current = version_for(ledger, viewer)
-                raise StaleVersion(
-                    f"the campaign is at version {current}, not {expected_version}", version=current
-                ) from None
-            self._apply(campaign, stored)
-            return version_for(ledger, viewer), visible_events(ledger, viewer, stored)
+                if expected_version != current:
+                    raise StaleVersion(
+                        f"the campaign is at version {current}, not {expected_version}", version=current
+                    )
+                check_input(command)
+                new = decide(ledger, viewer, command, self._seeds, nonce=nonce, make_nonce=self._nonces)
+                try:
+                    stored = self.store.append(campaign_id, ledger.version, written(new), self._now())
+                except VersionConflict:
+                    self._catch_up(campaign)
+                    current = version_for(ledger, viewer)
+                    raise StaleVersion(
+                        f"the campaign is at version {current}, not {expected_version}", version=current
+                    ) from None
+                self._apply(campaign, stored, announce=False)
+                answer = version_for(ledger, viewer), visible_events(ledger, viewer, stored)
+        finally:
+            self._announce(campaign)  # after the lock: the sockets render the events on a free ledger
+        return answer
 
-    def _apply(self, campaign: _Campaign, stored: list[StoredEvent]) -> None:
+    def _apply(self, campaign: _Campaign, stored: list[StoredEvent], *, announce: bool = True) -> None:
+        """Fold ``stored`` in (hold ``campaign.lock``) and queue them for the listeners; with ``announce``
+        the queue is emptied at once, else the caller empties it (:meth:`_announce`) once it lets go."""
         before = campaign.ledger.version
         fold(campaign.ledger, stored, campaign.problems)
         if campaign.ledger.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
             self._save_snapshot(campaign)
-        self._publish(campaign.record.id, stored)
+        campaign.outbox.append(stored)
+        if announce:
+            self._announce(campaign)
+
+    def _announce(self, campaign: _Campaign) -> None:
+        """Hand every queued batch of events to the listeners, oldest first (with or without the campaign's
+        lock held: the outbox keeps the order the lock gave them)."""
+        with campaign.announcing:
+            while campaign.outbox:
+                self._publish(campaign.record.id, campaign.outbox.popleft())
 
     def state(self, campaign_id: str, viewer: Viewer) -> dict[str, Any]:
         """The campaign as ``viewer`` may see it, with its version (the newest committed)."""
