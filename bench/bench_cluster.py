@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from load import TEST, Http, Server, Table, percentile, postgres_available, table_for
+from load import TEST, Http, Server, Table, percentile, postgres_available, settle_client, table_for
 from websockets.asyncio.client import ClientConnection, connect
 
 Figure = float | int | str
@@ -98,6 +98,7 @@ async def _fanout(servers: list[Server]) -> dict[str, Figure]:
         await connect(_ws(servers[i % len(servers)], table, table.gm_token), open_timeout=30)
         for i in range(FANOUT_SUBSCRIBERS)
     ]
+    settle_client()
     seen: list[list[tuple[int, float]]] = [[] for _ in sockets]
     readers = [asyncio.ensure_future(_record(s, got)) for s, got in zip(sockets, seen, strict=True)]
     committed_by: dict[int, int] = {}
@@ -273,6 +274,7 @@ async def _table_figures(server: Server) -> dict[str, Any]:
     for table in tables:
         for token in table.tokens:
             sockets.append(await connect(_ws(server, table, token), open_timeout=30))
+    settle_client()
     followers = [
         asyncio.ensure_future(_follow(socket, tables[i // CLIENTS_PER_CAMPAIGN]))
         for i, socket in enumerate(sockets)
@@ -312,6 +314,7 @@ async def _workers(one: Server, three: Server) -> dict[str, Figure]:
     for server in (one, three):
         tables = await _setup(server, CAMPAIGNS, 0)
         fleets[server.workers] = (tables, [Http(server.port) for _ in tables])
+    settle_client()
     try:
         for _ in range(SATURATION_ROUNDS):
             for workers, (tables, clients) in fleets.items():

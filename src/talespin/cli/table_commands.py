@@ -72,7 +72,9 @@ def serve(
     try:
         claim = served.claim_sqlite(db)  # held while this process lives
         if workers == 1:
-            app = create_app(db, schema=schema, limits=rate_limits, origins=origin or ())
+            app = create_app(
+                db, schema=schema, limits=rate_limits, origins=origin or (), steady_collection=True
+            )
         else:
             open_store(db, schema=schema).close()  # migrate once, and report a bad URL here, not N times
     except served.SingleProcessStore as error:

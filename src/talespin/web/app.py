@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from ..store import open_store
 from ..table import TableService
 from ..table.fairness import draw_seed
+from .collector import SteadyCollector
 from .command_lane import CommandLane
 from .errors import install_error_handlers
 from .gate import Gate
@@ -63,13 +64,16 @@ def create_app(
     sources: Mapping[str, Callable[[], str]] | None = None,
     limits: RateLimits = DEFAULT_LIMITS,
     origins: Iterable[str] = (),
+    steady_collection: bool = False,
 ) -> FastAPI:
     """The whole app over the store at ``store_url`` (``sqlite:///talespin.db``, ``postgresql://…``).
 
     ``sources`` may replace where the service takes its ``clock``, ``ids``, ``tokens`` and ``nonces`` from
     (see :class:`~talespin.table.TableService`): tests make them deterministic to compare runs byte for byte.
     ``limits`` are the rate limits (:mod:`.throttle`); ``origins`` are the pages' origins, besides the
-    server's own, that may open its WebSocket (:mod:`.guard`).
+    server's own, that may open its WebSocket (:mod:`.guard`). ``steady_collection`` makes the process collect
+    its garbage in short, regular passes while the app runs (:mod:`.collector`): for a serving process only,
+    as it changes the whole interpreter's collector.
     """
     store = open_store(store_url, schema=schema)
     service = TableService(store, seeds=seeds, **dict(sources or {}))
@@ -78,6 +82,7 @@ def create_app(
     service.load_all()
     feed = store.changes()
     lane = CommandLane(service)
+    collector = SteadyCollector() if steady_collection else None
 
     def on_link(up: bool) -> None:
         if up:
@@ -87,7 +92,11 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if feed is not None:
             feed.start(service.follow, on_link)
+        if collector is not None:
+            collector.start()
         yield
+        if collector is not None:
+            collector.stop()
         if feed is not None:
             feed.stop()
         lane.close()

@@ -87,4 +87,5 @@ def worker_app() -> FastAPI:
         schema=os.environ.get(SCHEMA_VARIABLE) or None,
         limits=RateLimits.parse(os.environ.get(LIMITS_VARIABLE, "")),
         origins=os.environ.get(ORIGINS_VARIABLE, "").split(),
+        steady_collection=True,
     )
