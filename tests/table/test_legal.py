@@ -109,3 +109,29 @@ def test_a_player_is_offered_only_its_own_characters() -> None:
     assert pia and {c.get("character") for c in pia} == {"Ada"}
     assert {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting"} in pia
     assert {"do": "simple_obstacle", "character": "Bea", "talent": "Stealth"} in played.offered("gm")
+
+
+def test_the_rules_list_legal_commands_once_per_version_for_all_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pia's and Quin's states share one search of the players' legal commands; the GM's is its own; a new
+    version searches again, and each viewer still gets only what it may send."""
+    played = Played("ascend", 0)
+    system = played.service.ledger(played.id).system
+    searched: list[str] = []
+    search = system.legal_commands
+
+    def counted(state: Any, role: Any) -> list[dict[str, Any]]:
+        searched.append(role)
+        return search(state, role)
+
+    monkeypatch.setattr(system, "legal_commands", counted)
+    pia, quin, gm = played.offered("pia"), played.offered("quin"), played.offered("gm")
+    assert sorted(searched) == ["gm", "player"]
+    assert pia and {c["hero"] for c in pia if c["do"] == "test"} == {"Susan"}
+    assert quin and {c["hero"] for c in quin if c["do"] == "test"} == {"Kai"}
+    assert not any(c["do"] == "reveal_seed" for c in [*pia, *quin]) and {"do": "reveal_seed"} in gm
+    played.send("gm", {"do": "note", "text": "a new version"})
+    played.offered("pia")
+    played.offered("quin")
+    assert sorted(searched) == ["gm", "player", "player"]

@@ -183,6 +183,12 @@ class Ledger:
     """Each player's numbered stream of what it received (kept by :mod:`.stream`)."""
     blind: dict[int, BlindSeed] = field(default_factory=dict)
     """Every blind roll's seed, by its number."""
+    legal_memo: dict[tuple[str, int], list[dict[str, Any]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The rule system's legal commands by ``(role, version)``, newest version only (kept by :mod:`.legal`):
+    found once per version for the GM's true state and once for the state every player knows, however
+    many viewers ask."""
 
     @property
     def system(self) -> AnySystem:

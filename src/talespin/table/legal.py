@@ -18,7 +18,7 @@ from ..systems import Role
 from .auth import Viewer
 from .ledger import BLIND_REVEAL, PHYSICAL_DICE, Ledger, is_secret
 
-__all__ = ["legal_json"]
+__all__ = ["legal_json", "system_legal"]
 
 
 def _table_commands(ledger: Ledger) -> list[dict[str, Any]]:
@@ -38,15 +38,33 @@ def _table_commands(ledger: Ledger) -> list[dict[str, Any]]:
     return offered
 
 
+def system_legal(ledger: Ledger, role: Role) -> list[dict[str, Any]]:
+    """The rule system's legal commands for ``role`` now: in the true state for the GM, in the state the
+    players know for a player (the same for every player: what each may send is cut from it).
+
+    Finding them decides every candidate, the dearest part of a viewer's state, so they are found once per
+    version and role and kept on the ledger (:attr:`.Ledger.legal_memo`) for every viewer that asks at that
+    version. The list is shared: read it, never change it.
+    """
+    key = (role, ledger.version)
+    found = ledger.legal_memo.get(key)
+    if found is None:
+        state = ledger.state if role == "gm" else ledger.release.state
+        found = ledger.system.legal_commands(state, role)
+        kept = {k: v for k, v in ledger.legal_memo.items() if k[1] == ledger.version}
+        ledger.legal_memo = {**kept, key: found}
+    return found
+
+
 def legal_json(ledger: Ledger, viewer: Viewer) -> list[dict[str, Any]]:
     """Every complete command ``viewer`` may send now (see the module's docstring)."""
     role: Role = "gm" if viewer.is_gm else "player"
     system = ledger.system
     if viewer.is_gm:
-        return [*system.legal_commands(ledger.state, role), *_table_commands(ledger)]
+        return [*system_legal(ledger, role), *_table_commands(ledger)]
     state = ledger.release.state
     mine: list[dict[str, Any]] = []
-    for command in system.legal_commands(state, role):
+    for command in system_legal(ledger, role):
         acting = system.actors(state, command)
         owned = all(ledger.owner_of(name) == viewer.player_id for name in acting)
         if acting and owned and command["do"] not in system.joins and not is_secret(command):
