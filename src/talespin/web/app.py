@@ -2,7 +2,9 @@
 
 ``create_app(store_url)`` opens (and migrates) the store, rebuilds every campaign's state by replay, and
 wires the routes. On PostgreSQL the app also LISTENs for other processes' commits while it runs (the store's
-change feed, started and stopped with the app's lifespan), so several processes can serve one database.
+change feed, started and stopped with the app's lifespan), so several processes can serve one database: a
+commit to a campaign that a socket of this process follows is read and pushed at once; any other campaign
+is brought up to date when next read.
 Sync route functions run in the server's thread pool, commands in the command lane's (:mod:`.command_lane`);
 the table service serialises commands per campaign.
 See ``contracts.md`` ("The game table over HTTP") for the endpoints and :mod:`.errors` for how every
@@ -84,6 +86,13 @@ def create_app(
     lane = CommandLane(service)
     collector = SteadyCollector() if steady_collection else None
 
+    def heard(campaign_id: str, version: int) -> None:
+        # Sockets here wait for the commit: read it now and push it. A campaign no socket of this process
+        # follows is read when next asked for (every read checks the store's newest version first), so a
+        # process does not fold every other process's commits for nobody.
+        if hub.watched(campaign_id):
+            service.follow(campaign_id, version)
+
     def on_link(up: bool) -> None:
         if up:
             service.resync()  # nothing was announced while the link was down: read what was missed
@@ -91,7 +100,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if feed is not None:
-            feed.start(service.follow, on_link)
+            feed.start(heard, on_link)
         if collector is not None:
             collector.start()
         yield

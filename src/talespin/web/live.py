@@ -85,6 +85,11 @@ class Hub:
         if subscriber.seat is not None:
             self._announce(campaign_id)
 
+    def watched(self, campaign_id: str) -> bool:
+        """Whether any socket of this process follows the campaign now."""
+        with self._lock:
+            return bool(self._subscribers.get(campaign_id))
+
     def online(self, campaign_id: str) -> list[dict[str, str]]:
         """Who is connected to the campaign now: one entry per seat, however many sockets it has."""
         with self._lock:
