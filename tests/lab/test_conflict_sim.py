@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import numpy as np
 import pytest
 
 from talespin.dice import pool_total
 from talespin.lab.conflict_plain import play_conflict
-from talespin.lab.conflict_sim import simulate_conflict
+from talespin.lab.conflict_sim import LONGEST, _Dice, _Maxima, simulate_conflict
 from talespin.lab.conflict_spec import parse_conflict
 from talespin.systems.errors import MalformedCommand
 from talespin.systems.inciting_incident import default_rules
@@ -160,3 +161,23 @@ def test_bad_conflicts_are_refused_with_the_path(change, path) -> None:
     with pytest.raises(MalformedCommand) as caught:
         parse_conflict(raw, RULES)
     assert caught.value.path == path
+
+
+@pytest.mark.parametrize("longest", [1, LONGEST])
+def test_pool_totals_drawn_from_tables_follow_the_exact_distribution(longest) -> None:
+    """Totals drawn from the tables (last faces by index, maxima by alias) match the exact pool
+    distribution within 4 s.e., also when the table names only one maximum and the rest is drawn as tail."""
+    # rule: II-ROLL-2
+    sizes, cap, n = [6, 6, 8], 40, 200_000
+    dice = _Dice.of(sizes)
+    assert dice is not None
+    dice = _Dice(dice.faces, tuple(_Maxima.of(m.size, m.count, longest) for m in dice.maxima))
+    drawn = np.minimum(dice.roll(np.random.default_rng(1), n), cap)
+    counts = np.bincount(drawn, minlength=cap + 1)
+    for total, chance in pool_total(sizes, cap).items():
+        p = float(chance)
+        assert abs(counts[total] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1e-9, (
+            total,
+            counts[total] / n,
+            p,
+        )

@@ -31,7 +31,7 @@ from ..systems.inciting_incident.chances import action_crisis, failure_crisis
 from ..systems.inciting_incident.rules import Rules, default_rules
 from .conflict_spec import Conflict
 
-__all__ = ["BATCH", "MAX_SIMS", "ConflictOdds", "Estimate", "roll_totals", "simulate_conflict"]
+__all__ = ["BATCH", "LONGEST", "MAX_SIMS", "ConflictOdds", "Estimate", "roll_totals", "simulate_conflict"]
 
 IntArray = npt.NDArray[np.int64]
 BATCH = 20_000
@@ -126,75 +126,209 @@ class ConflictOdds:
 @dataclass
 class _Batch:
     flow: IntArray
-    wounds: IntArray  # (n, fighters)
+    wounds: IntArray  # (fighters, n)
     crisis: IntArray
     rounds: IntArray
     winner: IntArray  # 0 no one yet, 1 characters, 2 enemies
     live: npt.NDArray[np.bool_]
 
 
-def _act(batch: _Batch, f: int, conflict: Conflict, rng: np.random.Generator, rules: Rules) -> None:
-    """Participant ``f`` attacks in every conflict where it is still in (II-FLOW-2/3/4)."""
-    fighters, me = conflict.fighters, conflict.fighters[f]
-    hits = np.array([x.hits for x in fighters])
-    acting = batch.live & (batch.wounds[:, f] < me.hits)
+LONGEST = 24
+"""Maxima of one size in a pool read from a table; more (a chance below 1e-12 for a pool of up to ten
+dice) are drawn exactly by :meth:`_Maxima.tail`."""
+
+
+@dataclass(frozen=True)
+class _Maxima:
+    """How many times ``count`` exploding dice of ``size`` show their maximum before all stop: negative
+    binomial (each roll shows the maximum with chance ``1/size``), drawn by Walker's alias method from its
+    probabilities for ``0 .. LONGEST`` plus one entry for "more", which :meth:`tail` resolves exactly."""
+
+    size: int
+    count: int
+    chance: npt.NDArray[np.float64]  # alias method: keep the entry with this chance, else take ``alias``
+    alias: IntArray
+
+    @classmethod
+    def of(cls, size: int, count: int, longest: int = LONGEST) -> _Maxima:
+        """The alias table of ``count`` dice of ``size``, ``longest`` maxima the most it names."""
+        stop = (size - 1) / size
+        pmf = [math.comb(j + count - 1, j) * stop**count * (1 - stop) ** j for j in range(longest + 1)]
+        pmf.append(max(0.0, 1.0 - math.fsum(pmf)))
+        n = len(pmf)
+        scaled = [q * n for q in pmf]
+        chance, alias = [1.0] * n, list(range(n))
+        small = [i for i, q in enumerate(scaled) if q < 1.0]
+        large = [i for i, q in enumerate(scaled) if q >= 1.0]
+        while small and large:
+            low, high = small.pop(), large.pop()
+            chance[low], alias[low] = scaled[low], high
+            scaled[high] -= 1.0 - scaled[low]
+            (small if scaled[high] < 1.0 else large).append(high)
+        return cls(size, count, np.array(chance), np.array(alias, dtype=np.int64))
+
+    def draw(self, rng: np.random.Generator, n: int) -> IntArray:
+        """``n`` draws."""
+        entry = rng.integers(0, len(self.chance), size=n)
+        kept = rng.random(n) < self.chance[entry]
+        out = np.where(kept, entry, self.alias[entry])
+        more = np.flatnonzero(out == len(self.chance) - 1)
+        if more.size:
+            out[more] = self.tail(rng, more.size)
+        return out
+
+    def tail(self, rng: np.random.Generator, n: int) -> IntArray:
+        """``n`` draws given more than ``longest`` maxima, exactly: that is fewer than ``count`` stops in
+        the first ``longest + count`` rolls; draw how many stops ``s`` there were, then the maxima before
+        the ``count − s`` stops still to come."""
+        trials = len(self.chance) - 2 + self.count  # longest + count
+        stop = (self.size - 1) / self.size
+        weights = np.array(
+            [math.comb(trials, s) * stop**s * (1 - stop) ** (trials - s) for s in range(self.count)]
+        )
+        stops = rng.choice(self.count, size=n, p=weights / weights.sum())
+        return trials - stops + rng.negative_binomial(self.count - stops, stop)
+
+
+@dataclass(frozen=True)
+class _Dice:
+    """One attack's pool of exploding dice, split into what bounds it and what does not (II-ROLL-2).
+
+    A die of size ``s`` shows ``s`` some number of times ``k`` and then one face ``r`` of ``1 .. s − 1``:
+    ``k`` is geometric (the die shows its maximum with chance ``1/s``), ``r`` uniform and independent of
+    ``k``. So a pool's total is the sum of its last faces (finitely many equally likely combinations: one
+    table entry each, drawn by index) plus, for each size, ``s`` times the maxima its dice showed
+    (:class:`_Maxima`). Nothing is truncated.
+    """
+
+    faces: npt.NDArray[np.int16]  # the sum of last faces of every combination, each equally likely
+    maxima: tuple[_Maxima, ...]
+
+    @classmethod
+    def of(cls, sizes: Sequence[int]) -> _Dice | None:
+        """The pool's tables, or None when they are too big (more than 2**20 combinations of last faces)
+        or a die has one face: then the dice are rolled one by one."""
+        groups = [(size, sum(1 for s in sizes if s == size)) for size in sorted(set(sizes))]
+        if any(size < 2 for size, _ in groups) or math.prod((s - 1) ** k for s, k in groups) > 1 << 20:
+            return None
+        faces = np.zeros(1, dtype=np.int64)
+        for size in sizes:
+            faces = (faces[:, None] + np.arange(1, size, dtype=np.int64)).ravel()
+        return cls(faces.astype(np.int16), tuple(_Maxima.of(size, k) for size, k in groups))
+
+    def roll(self, rng: np.random.Generator, count: int) -> IntArray:
+        """``count`` totals of the pool, distributed exactly as rolling every die until it stops."""
+        total = self.faces[rng.integers(0, len(self.faces), size=count)].astype(np.int64)
+        for maxima in self.maxima:
+            total += maxima.size * maxima.draw(rng, count)
+        return total
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a conflict's simulation looks up rather than recomputes: each attack's dice, each failed
+    total's Crisis (from the rules' own functions), who opposes whom."""
+
+    hits: IntArray
+    foes: tuple[tuple[int, ...], ...]
+    dice: dict[tuple[int, int], _Dice | None]  # (attacker, foe) → the attack's pool
+    sizes: dict[tuple[int, int], list[int]]
+    failure_crisis: IntArray  # Crisis of a failed attack by total, totals capped at the target
+
+    @classmethod
+    def of(cls, conflict: Conflict, rules: Rules) -> _Plan:
+        """The plan of ``conflict`` under ``rules``."""
+        fighters = conflict.fighters
+        foes = tuple(tuple(k for k, x in enumerate(fighters) if x.side != me.side) for me in fighters)
+        sizes = {
+            (f, k): [rules.roll.d6_size] * fighters[k].defence + list(me.dice)
+            for f, me in enumerate(fighters)
+            for k in foes[f]
+        }
+        target = rules.roll.target
+        table = [action_crisis(failure_crisis(t, target, rules), 0, rules=rules) for t in range(target + 1)]
+        return cls(
+            np.array([x.hits for x in fighters], dtype=np.int64),
+            foes,
+            {pair: _Dice.of(pool) for pair, pool in sizes.items()},
+            sizes,
+            np.array(table, dtype=np.int64),
+        )
+
+    def roll(self, rng: np.random.Generator, attacker: int, foe: int, count: int) -> IntArray:
+        """``count`` totals of ``attacker``'s attack against ``foe``."""
+        dice = self.dice[(attacker, foe)]
+        if dice is None:
+            return roll_totals(rng, count, self.sizes[(attacker, foe)])
+        return dice.roll(rng, count)
+
+
+def _act(  # noqa: PLR0917 -- one participant's turn needs all of these
+    batch: _Batch, f: int, conflict: Conflict, plan: _Plan, rng: np.random.Generator, rules: Rules
+) -> None:
+    """Participant ``f`` attacks in every conflict where it is still in (II-FLOW-2/3/4).
+
+    Every conflict of the batch gets a roll and every quantity is updated with a mask of the conflicts
+    where ``f`` acts (the rolls of the others are thrown away): whole-array operations, no gathering."""
+    me = conflict.fighters[f]
+    acting = batch.live & (batch.wounds[f] < me.hits)
     if not acting.any():
         return
-    foes = [k for k, x in enumerate(fighters) if x.side != me.side]
-    left = hits[foes] - batch.wounds[:, foes]  # (n, foes): hits left, 0 when out
+    foes = plan.foes[f]
     policy = conflict.policies[me.side]
-    if policy.target == "weakest":
-        choice = np.where(left > 0, left, np.iinfo(np.int64).max).argmin(axis=1)
-    else:
-        choice = (left > 0).argmax(axis=1)
     sign = 1 if me.side == 0 else -1
     c = rules.conflict
     target = rules.roll.target
-    for k, foe in enumerate(foes):
-        rows = np.flatnonzero(acting & (choice == k))
-        if rows.size == 0:
-            continue
-        total = roll_totals(rng, rows.size, [rules.roll.d6_size] * fighters[foe].defence + list(me.dice))
-        favour = sign * batch.flow[rows]
-        decisive = favour >= policy.decisive_at
-        guard = np.maximum(c.guard_minimum, c.guard - favour)
-        against = np.where(decisive, guard, target)
-        success = total >= against
-        wounded = rows[success & decisive]
-        batch.wounds[wounded, foe] += c.wounds_per_decisive
-        batch.flow[wounded] = c.flow_after_wound
-        shifted = success & ~decisive
-        batch.flow[rows[shifted]] += sign * np.maximum(c.success_minimum_flow, total[shifted] - target)
-        failed = rows[~success]
-        if me.side == 0:
-            batch.crisis[failed] += _failure_crisis(total[~success], rules)
+    n = acting.size
+    if len(foes) == 1:
+        struck = [acting]
+        total = plan.roll(rng, f, foes[0], n)
+    else:
+        left = plan.hits[list(foes), None] - batch.wounds[list(foes)]  # (foes, n): hits left, 0 when out
+        if policy.target == "weakest":
+            choice = np.where(left > 0, left, np.iinfo(np.int64).max).argmin(axis=0)
         else:
-            batch.flow[failed] += c.enemy_failure_flow
-    for side in (0, 1):
-        members = [k for k, x in enumerate(fighters) if x.side == side]
-        gone = (batch.wounds[:, members] >= hits[members]).all(axis=1) & batch.live
-        batch.winner[gone] = 2 - side  # the other side wins
-        batch.live &= ~gone
-
-
-def _failure_crisis(totals: IntArray, rules: Rules) -> IntArray:
-    """A character's failed attack's Crisis, looked up from the rules' own function for each total."""
-    target = rules.roll.target
-    table = np.array(
-        [action_crisis(failure_crisis(t, target, rules), 0, rules=rules) for t in range(target + 1)]
-    )
-    return table[np.minimum(totals, target)]
+            choice = (left > 0).argmax(axis=0)
+        struck = [acting & (choice == k) for k in range(len(foes))]
+        total = plan.roll(rng, f, foes[0], n)
+        for k in range(1, len(foes)):
+            np.copyto(total, plan.roll(rng, f, foes[k], n), where=struck[k])
+    favour = batch.flow if sign > 0 else -batch.flow
+    decisive = favour >= policy.decisive_at
+    against = np.where(decisive, np.maximum(c.guard_minimum, c.guard - favour), target)
+    success = total >= against
+    hit = success & decisive
+    for foe, mine in zip(foes, struck, strict=True):
+        batch.wounds[foe] += (hit & mine) * c.wounds_per_decisive
+    hit &= acting
+    shifted = success & ~decisive & acting
+    gain = np.maximum(c.success_minimum_flow, total - target)
+    if sign < 0:
+        gain = -gain
+    batch.flow += gain * shifted
+    np.copyto(batch.flow, c.flow_after_wound, where=hit)
+    failed = acting & ~success
+    if me.side == 0:
+        batch.crisis += plan.failure_crisis[np.minimum(total, target)] * failed
+    else:
+        batch.flow += failed * c.enemy_failure_flow
+    # only the other side can have been beaten by this participant's attacks
+    gone = batch.live.copy()
+    for foe in foes:
+        gone &= batch.wounds[foe] >= plan.hits[foe]
+    batch.winner[gone] = 1 + me.side
+    batch.live &= ~gone
 
 
 def _fresh(conflict: Conflict, n: int, rules: Rules) -> _Batch:
     zeros = np.zeros(n, dtype=np.int64)
-    wounds = np.zeros((n, len(conflict.fighters)), dtype=np.int64)
+    wounds = np.zeros((len(conflict.fighters), n), dtype=np.int64)
     return _Batch(
         zeros + rules.conflict.flow_start, wounds, zeros.copy(), zeros.copy(), zeros.copy(), zeros == 0
     )
 
 
-def _run(conflict: Conflict, n: int, rng: np.random.Generator, rules: Rules) -> _Batch:
+def _run(conflict: Conflict, n: int, rng: np.random.Generator, rules: Rules, plan: _Plan) -> _Batch:
     """``n`` conflicts to their end; each round plays only those still going (finished ones are set aside)."""
     done = _fresh(conflict, n, rules)
     play = _fresh(conflict, n, rules)
@@ -202,17 +336,17 @@ def _run(conflict: Conflict, n: int, rng: np.random.Generator, rules: Rules) -> 
     for _ in range(conflict.max_rounds):
         play.rounds += 1
         for f in range(len(conflict.fighters)):
-            _act(play, f, conflict, rng, rules)
+            _act(play, f, conflict, plan, rng, rules)
         over = ~play.live
         if over.any():
             rows = ids[over]
-            done.wounds[rows], done.crisis[rows] = play.wounds[over], play.crisis[over]
+            done.wounds[:, rows], done.crisis[rows] = play.wounds[:, over], play.crisis[over]
             done.rounds[rows], done.winner[rows] = play.rounds[over], play.winner[over]
             keep = play.live
             ids = ids[keep]
             play = _Batch(
                 play.flow[keep],
-                play.wounds[keep],
+                play.wounds[:, keep],
                 play.crisis[keep],
                 play.rounds[keep],
                 play.winner[keep],
@@ -220,7 +354,7 @@ def _run(conflict: Conflict, n: int, rng: np.random.Generator, rules: Rules) -> 
             )
         if ids.size == 0:
             break
-    done.wounds[ids], done.crisis[ids], done.rounds[ids] = play.wounds, play.crisis, play.rounds
+    done.wounds[:, ids], done.crisis[ids], done.rounds[ids] = play.wounds, play.crisis, play.rounds
     return done
 
 
@@ -237,16 +371,17 @@ def simulate_conflict(
     if not 1 <= sims <= MAX_SIMS:
         raise MalformedCommand(f"sims must be 1..{MAX_SIMS}, got {sims}", code="bad_field", path="sims")
     rng = np.random.default_rng(seed)
+    plan = _Plan.of(conflict, rules)
     names = [f.name for f in conflict.fighters]
     wins = np.zeros(3, dtype=np.int64)
     sums = {"rounds": [0.0, 0.0], "crisis": [0.0, 0.0], **{name: [0.0, 0.0] for name in names}}
     done = 0
     while done < sims:
         n = min(BATCH, sims - done)
-        batch = _run(conflict, n, rng, rules)
+        batch = _run(conflict, n, rng, rules, plan)
         wins += np.bincount(batch.winner, minlength=3)
         columns = {"rounds": batch.rounds, "crisis": batch.crisis}
-        columns |= {name: batch.wounds[:, k] for k, name in enumerate(names)}
+        columns |= {name: batch.wounds[k] for k, name in enumerate(names)}
         for key, values in columns.items():
             sums[key][0] += float(values.sum())
             sums[key][1] += float((values.astype(np.float64) ** 2).sum())
