@@ -15,6 +15,9 @@ from table_fakes import MemoryStore
 from table_sheets import ADA, BEA, SUSAN
 
 from talespin.systems import RulesError
+from talespin.systems.ascend.decide import decide
+from talespin.systems.ascend.legal import _candidates, legal_commands
+from talespin.systems.legal import PROBE_SEED
 from talespin.table import TableService, Viewer
 from talespin.table.errors import Forbidden, StaleVersion
 
@@ -135,3 +138,26 @@ def test_the_rules_list_legal_commands_once_per_version_for_all_players(
     played.offered("pia")
     played.offered("quin")
     assert sorted(searched) == ["gm", "player", "player"]
+
+
+def test_ascend_verdicts_do_not_depend_on_the_counters_of_tests_and_narration() -> None:
+    """The Ascend search decides in the state with ``tests`` and ``narrated`` at zero; deciding every
+    candidate in the true state (four Tests in, an award of narration waiting) keeps the same commands."""
+    played = Played("ascend", 1)
+    for _ in range(3):
+        played.send("gm", {"do": "test", "hero": "Susan", "skill": "Athletics", "difficulty": 0})
+    played.send("pia", {"do": "request_narration", "hero": "Susan"})
+    played.send("gm", {"do": "award_narration", "hero": "Susan"})
+    played.send("gm", {"do": "test", "hero": "Susan", "skill": "Athletics", "difficulty": 0})
+    state = played.service.ledger(played.id).state
+    assert state.tests == 4 and state.awards == ("Susan",)
+    for role in ("gm", "player"):
+        kept = []
+        for command in _candidates(state, role):
+            try:
+                decide(state, command, PROBE_SEED)
+            except RulesError:
+                continue
+            if command not in kept:
+                kept.append(command)
+        assert legal_commands(state, role) == kept

@@ -37,6 +37,8 @@ StateT = TypeVar("StateT")
 STATES_REMEMBERED = 8
 """How many of the states decided last keep their candidates' verdicts."""
 
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+"""A candidate's canonical JSON text (one encoder for all: making one per call costs more than encoding)."""
 _remembered: deque[tuple[object, Callable[..., Any], dict[str, bool]]] = deque(maxlen=STATES_REMEMBERED)
 _remembering = threading.Lock()
 
@@ -66,7 +68,7 @@ def legal(
     kept: list[dict[str, Any]] = []
     met: set[str] = set()
     for command in candidates:
-        key = json.dumps(command, sort_keys=True, separators=(",", ":"))
+        key = _canonical(command)
         if key in met:
             continue
         met.add(key)

@@ -10,6 +10,7 @@ Dice Pool's items (Trait, Background, Aid, Invoke) are left to the sender; a Tes
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..legal import legal
@@ -48,5 +49,12 @@ def _candidates(state: AscendState, role: Role) -> Iterator[dict[str, Any]]:
 
 
 def legal_commands(state: AscendState, role: Role) -> list[dict[str, Any]]:
-    """Every command ``role`` may send now that the rules accept."""
-    return legal(state, _candidates(state, role), decide)
+    """Every command ``role`` may send now that the rules accept.
+
+    The candidates are decided in the state with its counters (``tests``, ``narrated``) at zero: no rule
+    reads them (only the view reports them), so no verdict depends on them. A plain Test changes nothing
+    else, so the state after it is equal to the one before and :func:`~talespin.systems.legal.legal` reuses
+    every verdict of the search before it.
+    """
+    probe = replace(state, tests=0, narrated=0)
+    return legal(probe, _candidates(probe, role), decide)
