@@ -147,6 +147,7 @@ def test_without_the_socket_the_page_polls_and_follows_the_table(
     page.add_init_script("window.WebSocket = function () { throw new Error('no sockets here'); };")
     page.goto(campaign.gm_link)
     expect(page.locator("#conn")).not_to_have_text("live")
+    expect(page.locator("#version")).to_have_text(re.compile(r"^\d+$"))  # the first state has arrived
     version = int(page.inner_text("#version"))
     _note(url, campaign, "Heard by polling")
     expect(page.locator("#log > li").first).to_contain_text("Heard by polling")

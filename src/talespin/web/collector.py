@@ -39,7 +39,7 @@ class SteadyCollector:
     >>> collector = SteadyCollector(every=0.01, full_every=1.0)
     >>> collector.start()
     >>> collector.stop()
-    >>> collector.passes >= 1
+    >>> collector.full_passes >= 1  # the one at start
     True
     """
 
