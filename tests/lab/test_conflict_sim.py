@@ -10,7 +10,7 @@ import pytest
 
 from talespin.dice import pool_total
 from talespin.lab.conflict_plain import play_conflict
-from talespin.lab.conflict_sim import LONGEST, _Dice, _Maxima, simulate_conflict
+from talespin.lab.conflict_sim import LONGEST, _Dice, simulate_conflict
 from talespin.lab.conflict_spec import parse_conflict
 from talespin.systems.errors import MalformedCommand
 from talespin.systems.inciting_incident import default_rules
@@ -169,9 +169,8 @@ def test_pool_totals_drawn_from_tables_follow_the_exact_distribution(longest) ->
     distribution within 4 s.e., also when the table names only one maximum and the rest is drawn as tail."""
     # rule: II-ROLL-2
     sizes, cap, n = [6, 6, 8], 40, 200_000
-    dice = _Dice.of(sizes)
+    dice = _Dice.of(sizes, longest)
     assert dice is not None
-    dice = _Dice(dice.faces, tuple(_Maxima.of(m.size, m.count, longest) for m in dice.maxima))
     drawn = np.minimum(dice.roll(np.random.default_rng(1), n), cap)
     counts = np.bincount(drawn, minlength=cap + 1)
     for total, chance in pool_total(sizes, cap).items():

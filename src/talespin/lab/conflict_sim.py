@@ -1,9 +1,11 @@
 """Whole conflicts by Monte Carlo (II-FLOW-1..5): many conflicts at once, one numpy array per quantity.
 
 Every conflict of a batch advances in lockstep: in each round each participant still in acts in order, in
-every conflict where it is still in and the conflict is not over. Dice are rolled exactly — a die showing its
-maximum is rolled again and added, with no depth limit — so nothing is truncated. The generator is made
-from the seed alone and batches have a fixed size, so a seed gives the same answer on every run.
+every conflict where it is still in and the conflict is not over. Dice explode exactly — a die showing its
+maximum is rolled again and added, with no depth limit — but an attack's total is drawn at once from a
+table of its pool (:class:`_Dice`), with the rare long runs of maxima drawn exactly past it, so nothing is
+truncated. The generator is made from the seed alone and batches have a fixed size, so a seed gives the
+same answer on every run.
 
 Figures come with standard errors (a proportion's ``sqrt(p(1−p)/n)``, a mean's ``sd/sqrt(n)``) and 95%
 intervals (± 1.96 standard errors).
@@ -134,19 +136,36 @@ class _Batch:
 
 
 LONGEST = 24
-"""Maxima of one size in a pool read from a table; more (a chance below 1e-12 for a pool of up to ten
-dice) are drawn exactly by :meth:`_Maxima.tail`."""
+"""Maxima of one size in a pool read from a table; more (a chance of about 4e-13 for ten d6) are drawn
+exactly by :meth:`_Maxima.tail`."""
+
+
+def _alias(pmf: Sequence[float]) -> tuple[npt.NDArray[np.float64], IntArray]:
+    """Walker's alias table of a finite distribution (Vose's construction): draw an entry ``i`` uniformly
+    and a uniform ``u``; the outcome is ``i`` if ``u < chance[i]``, else ``alias[i]``."""
+    n = len(pmf)
+    scaled = [q * n for q in pmf]
+    chance, alias = [1.0] * n, list(range(n))
+    small = [i for i, q in enumerate(scaled) if q < 1.0]
+    large = [i for i, q in enumerate(scaled) if q >= 1.0]
+    while small and large:
+        low, high = small.pop(), large.pop()
+        chance[low], alias[low] = scaled[low], high
+        scaled[high] -= 1.0 - scaled[low]
+        (small if scaled[high] < 1.0 else large).append(high)
+    return np.array(chance), np.array(alias, dtype=np.int64)
 
 
 @dataclass(frozen=True)
 class _Maxima:
     """How many times ``count`` exploding dice of ``size`` show their maximum before all stop: negative
     binomial (each roll shows the maximum with chance ``1/size``), drawn by Walker's alias method from its
-    probabilities for ``0 .. LONGEST`` plus one entry for "more", which :meth:`tail` resolves exactly."""
+    probabilities for ``0 .. longest`` plus one entry for "more", which :meth:`tail` resolves exactly."""
 
     size: int
     count: int
-    chance: npt.NDArray[np.float64]  # alias method: keep the entry with this chance, else take ``alias``
+    pmf: tuple[float, ...]  # P(0), …, P(longest) maxima, then P(more)
+    chance: npt.NDArray[np.float64]
     alias: IntArray
 
     @classmethod
@@ -154,58 +173,69 @@ class _Maxima:
         """The alias table of ``count`` dice of ``size``, ``longest`` maxima the most it names."""
         stop = (size - 1) / size
         pmf = [math.comb(j + count - 1, j) * stop**count * (1 - stop) ** j for j in range(longest + 1)]
-        pmf.append(max(0.0, 1.0 - math.fsum(pmf)))
-        n = len(pmf)
-        scaled = [q * n for q in pmf]
-        chance, alias = [1.0] * n, list(range(n))
-        small = [i for i, q in enumerate(scaled) if q < 1.0]
-        large = [i for i, q in enumerate(scaled) if q >= 1.0]
-        while small and large:
-            low, high = small.pop(), large.pop()
-            chance[low], alias[low] = scaled[low], high
-            scaled[high] -= 1.0 - scaled[low]
-            (small if scaled[high] < 1.0 else large).append(high)
-        return cls(size, count, np.array(chance), np.array(alias, dtype=np.int64))
+        rolls = longest + count  # more than ``longest`` maxima: fewer than ``count`` stops in these rolls
+        pmf.append(math.fsum(math.comb(rolls, s) * stop**s * (1 - stop) ** (rolls - s) for s in range(count)))
+        return cls(size, count, tuple(pmf), *_alias(pmf))
+
+    @property
+    def longest(self) -> int:
+        """The most maxima the table names."""
+        return len(self.pmf) - 2
 
     def draw(self, rng: np.random.Generator, n: int) -> IntArray:
         """``n`` draws."""
         entry = rng.integers(0, len(self.chance), size=n)
         kept = rng.random(n) < self.chance[entry]
         out = np.where(kept, entry, self.alias[entry])
-        more = np.flatnonzero(out == len(self.chance) - 1)
+        more = np.flatnonzero(out > self.longest)
         if more.size:
             out[more] = self.tail(rng, more.size)
+        return out
+
+    def within(self, rng: np.random.Generator, n: int) -> IntArray:
+        """``n`` draws given at most ``longest`` maxima (the others are drawn again)."""
+        out = self.draw(rng, n)
+        more = np.flatnonzero(out > self.longest)
+        while more.size:
+            out[more] = self.draw(rng, more.size)
+            more = more[out[more] > self.longest]
         return out
 
     def tail(self, rng: np.random.Generator, n: int) -> IntArray:
         """``n`` draws given more than ``longest`` maxima, exactly: that is fewer than ``count`` stops in
         the first ``longest + count`` rolls; draw how many stops ``s`` there were, then the maxima before
         the ``count − s`` stops still to come."""
-        trials = len(self.chance) - 2 + self.count  # longest + count
+        trials = self.longest + self.count
         stop = (self.size - 1) / self.size
         weights = np.array(
             [math.comb(trials, s) * stop**s * (1 - stop) ** (trials - s) for s in range(self.count)]
         )
         stops = rng.choice(self.count, size=n, p=weights / weights.sum())
-        return trials - stops + rng.negative_binomial(self.count - stops, stop)
+        more: IntArray = trials - stops + rng.negative_binomial(self.count - stops, stop)
+        return more
 
 
 @dataclass(frozen=True)
 class _Dice:
-    """One attack's pool of exploding dice, split into what bounds it and what does not (II-ROLL-2).
+    """One attack's pool of exploding dice, its total drawn from one table (II-ROLL-2), exactly.
 
     A die of size ``s`` shows ``s`` some number of times ``k`` and then one face ``r`` of ``1 .. s − 1``:
     ``k`` is geometric (the die shows its maximum with chance ``1/s``), ``r`` uniform and independent of
-    ``k``. So a pool's total is the sum of its last faces (finitely many equally likely combinations: one
-    table entry each, drawn by index) plus, for each size, ``s`` times the maxima its dice showed
-    (:class:`_Maxima`). Nothing is truncated.
+    ``k``. So a pool's total is the sum of its last faces (finitely many equally likely combinations,
+    ``faces``) plus, for each size, ``s`` times the maxima its dice showed (:class:`_Maxima`). The alias
+    table holds every total with at most ``longest`` maxima of each size, and one entry per size for "more
+    of this size (and at most ``longest`` of the sizes before it)"; such a draw (a chance below 1e-12 for
+    ten d6) is made again part by part, the part past the table exactly. Nothing is truncated.
     """
 
     faces: npt.NDArray[np.int16]  # the sum of last faces of every combination, each equally likely
     maxima: tuple[_Maxima, ...]
+    values: IntArray  # the total of each entry; −1 − i for "more maxima of size i"
+    chance: npt.NDArray[np.float64]
+    alias: IntArray
 
     @classmethod
-    def of(cls, sizes: Sequence[int]) -> _Dice | None:
+    def of(cls, sizes: Sequence[int], longest: int = LONGEST) -> _Dice | None:
         """The pool's tables, or None when they are too big (more than 2**20 combinations of last faces)
         or a die has one face: then the dice are rolled one by one."""
         groups = [(size, sum(1 for s in sizes if s == size)) for size in sorted(set(sizes))]
@@ -214,13 +244,42 @@ class _Dice:
         faces = np.zeros(1, dtype=np.int64)
         for size in sizes:
             faces = (faces[:, None] + np.arange(1, size, dtype=np.int64)).ravel()
-        return cls(faces.astype(np.int16), tuple(_Maxima.of(size, k) for size, k in groups))
+        maxima = tuple(_Maxima.of(size, k, longest) for size, k in groups)
+        pmf = np.bincount(faces) / len(faces)
+        before = 1.0  # P(at most ``longest`` maxima of every size so far)
+        tails = []
+        for m in maxima:
+            spread = np.zeros(m.size * m.longest + 1)
+            spread[:: m.size] = m.pmf[:-1]
+            pmf = np.convolve(pmf, spread)
+            tails.append(before * m.pmf[-1])
+            before *= 1.0 - m.pmf[-1]
+        totals = np.flatnonzero(pmf > 0)
+        values = np.concatenate([totals, -1 - np.arange(len(maxima))])
+        chance, alias = _alias([*pmf[totals], *tails])
+        return cls(faces.astype(np.int16), maxima, values.astype(np.int64), chance, alias)
 
     def roll(self, rng: np.random.Generator, count: int) -> IntArray:
         """``count`` totals of the pool, distributed exactly as rolling every die until it stops."""
-        total = self.faces[rng.integers(0, len(self.faces), size=count)].astype(np.int64)
-        for maxima in self.maxima:
-            total += maxima.size * maxima.draw(rng, count)
+        entry = rng.integers(0, len(self.chance), size=count)
+        kept = rng.random(count) < self.chance.take(entry)
+        pick = self.alias.take(entry)
+        np.copyto(pick, entry, where=kept)
+        total = self.values.take(pick)
+        if total.min() < 0:
+            for i in range(len(self.maxima)):
+                rows = np.flatnonzero(total == -1 - i)
+                if rows.size:
+                    total[rows] = self._past(rng, i, rows.size)
+        return total
+
+    def _past(self, rng: np.random.Generator, i: int, n: int) -> IntArray:
+        """``n`` totals with more than ``longest`` maxima of size ``i`` and at most that of the sizes
+        before it."""
+        total = self.faces[rng.integers(0, len(self.faces), size=n)].astype(np.int64)
+        for j, m in enumerate(self.maxima):
+            drawn = m.within(rng, n) if j < i else m.tail(rng, n) if j == i else m.draw(rng, n)
+            total += m.size * drawn
         return total
 
 
@@ -263,6 +322,32 @@ class _Plan:
         return dice.roll(rng, count)
 
 
+def _struck(
+    batch: _Batch, plan: _Plan, foes: tuple[int, ...], acting: npt.NDArray[np.bool_], target: str
+) -> list[npt.NDArray[np.bool_]]:
+    """For each foe, the conflicts where the acting participant strikes it under the side's ``target``."""
+    if len(foes) == 1:
+        return [acting]
+    n = acting.size
+    if target == "weakest":  # the foe with the fewest hits left, the first among equals
+        fewest = np.full(n, np.iinfo(np.int64).max)
+        choice = np.zeros(n, dtype=np.int64)
+        for k, foe in enumerate(foes):
+            left = plan.hits[foe] - batch.wounds[foe]
+            fewer = (left > 0) & (left < fewest)
+            np.copyto(fewest, left, where=fewer)
+            np.copyto(choice, k, where=fewer)
+        return [acting & (choice == k) for k in range(len(foes))]
+    # the first foe still in
+    free = acting.copy()
+    struck = []
+    for foe in foes:
+        mine = free & (batch.wounds[foe] < plan.hits[foe])
+        free &= ~mine
+        struck.append(mine)
+    return struck
+
+
 def _act(  # noqa: PLR0917 -- one participant's turn needs all of these
     batch: _Batch, f: int, conflict: Conflict, plan: _Plan, rng: np.random.Generator, rules: Rules
 ) -> None:
@@ -280,22 +365,14 @@ def _act(  # noqa: PLR0917 -- one participant's turn needs all of these
     c = rules.conflict
     target = rules.roll.target
     n = acting.size
-    if len(foes) == 1:
-        struck = [acting]
-        total = plan.roll(rng, f, foes[0], n)
-    else:
-        left = plan.hits[list(foes), None] - batch.wounds[list(foes)]  # (foes, n): hits left, 0 when out
-        if policy.target == "weakest":
-            choice = np.where(left > 0, left, np.iinfo(np.int64).max).argmin(axis=0)
-        else:
-            choice = (left > 0).argmax(axis=0)
-        struck = [acting & (choice == k) for k in range(len(foes))]
-        total = plan.roll(rng, f, foes[0], n)
-        for k in range(1, len(foes)):
-            np.copyto(total, plan.roll(rng, f, foes[k], n), where=struck[k])
+    struck = _struck(batch, plan, foes, acting, policy.target)
+    total = plan.roll(rng, f, foes[0], n)
+    for k in range(1, len(foes)):
+        np.copyto(total, plan.roll(rng, f, foes[k], n), where=struck[k])
     favour = batch.flow if sign > 0 else -batch.flow
     decisive = favour >= policy.decisive_at
-    against = np.where(decisive, np.maximum(c.guard_minimum, c.guard - favour), target)
+    against = np.maximum(c.guard_minimum, c.guard - favour)
+    np.copyto(against, target, where=~decisive)
     success = total >= against
     hit = success & decisive
     for foe, mine in zip(foes, struck, strict=True):
@@ -309,14 +386,14 @@ def _act(  # noqa: PLR0917 -- one participant's turn needs all of these
     np.copyto(batch.flow, c.flow_after_wound, where=hit)
     failed = acting & ~success
     if me.side == 0:
-        batch.crisis += plan.failure_crisis[np.minimum(total, target)] * failed
+        batch.crisis += plan.failure_crisis.take(np.minimum(total, target)) * failed
     else:
         batch.flow += failed * c.enemy_failure_flow
     # only the other side can have been beaten by this participant's attacks
     gone = batch.live.copy()
     for foe in foes:
         gone &= batch.wounds[foe] >= plan.hits[foe]
-    batch.winner[gone] = 1 + me.side
+    np.copyto(batch.winner, 1 + me.side, where=gone)
     batch.live &= ~gone
 
 
