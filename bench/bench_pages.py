@@ -39,7 +39,8 @@ Figure = float | int | str
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-COMMANDS = 6
+COMMANDS = 20
+"""Commands with the pages open: at a few ms of CPU each, 20 are counted in 10–20 of ``/proc``'s ticks."""
 COMMANDS_ALONE = 40
 """More commands without pages: each costs a few ms, and ``/proc`` counts CPU time in 10 ms ticks."""
 PLAYERS = 4

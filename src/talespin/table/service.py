@@ -456,15 +456,19 @@ class TableService:
         """
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            key = (campaign.ledger.version, viewer.role, viewer.player_id)
-            shown = campaign.views.get(key)
-            if shown is None:
-                shown = state_json(campaign.ledger, viewer)
-                if viewer.is_gm:
-                    shown["problems"] = [problem.to_json() for problem in campaign.problems]
-                campaign.views = {k: v for k, v in campaign.views.items() if k[0] == key[0]}
-                campaign.views[key] = shown
-            return shown
+            return self._live_state(campaign, viewer)
+
+    def _live_state(self, campaign: _Campaign, viewer: Viewer) -> dict[str, Any]:
+        """:meth:`live_state` of a campaign whose lock the caller holds."""
+        key = (campaign.ledger.version, viewer.role, viewer.player_id)
+        shown = campaign.views.get(key)
+        if shown is None:
+            shown = state_json(campaign.ledger, viewer)
+            if viewer.is_gm:
+                shown["problems"] = [problem.to_json() for problem in campaign.problems]
+            campaign.views = {k: v for k, v in campaign.views.items() if k[0] == key[0]}
+            campaign.views[key] = shown
+        return shown
 
     def live_state_frame(self, campaign_id: str, viewer: Viewer) -> str:
         """The WebSocket frame ``{"kind": "state", "state": …}`` of :meth:`live_state`, as JSON text.
@@ -474,17 +478,43 @@ class TableService:
         text is cut from the viewer's own state, so a player's frame depends on nothing the player may not
         see.
         """
-        state = self.live_state(campaign_id, viewer)
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            key = (campaign.ledger.version, viewer.role, viewer.player_id)
-            text = campaign.frames.get(key)
-            if text is None or campaign.views.get(key) is not state:
-                frame = {"kind": "state", "state": state}
-                text = json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
-                campaign.frames = {k: v for k, v in campaign.frames.items() if k[0] == key[0]}
-                campaign.frames[key] = text
-            return text
+            return self._live_state_frame(campaign, viewer)
+
+    def live_state_frame_now(self, campaign_id: str, viewer: Viewer) -> str | None:
+        """:meth:`live_state_frame` without waiting: ``None`` while a command holds the campaign (or it is
+        loading).
+
+        The live feed calls it on the event loop after each batch of events, as it calls
+        :meth:`visible_now`: the state's dear part, the legal commands, is found once per version and role
+        and mostly reused from the version before (:mod:`.legal`), so building the frame here costs less
+        than handing it to a worker thread and back.
+        """
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            campaign = self._campaigns.get(campaign_id)
+        finally:
+            self._lock.release()
+        if campaign is None or not campaign.lock.acquire(blocking=False):
+            return None
+        try:
+            return self._live_state_frame(campaign, viewer)
+        finally:
+            campaign.lock.release()
+
+    def _live_state_frame(self, campaign: _Campaign, viewer: Viewer) -> str:
+        """:meth:`live_state_frame` of a campaign whose lock the caller holds."""
+        state = self._live_state(campaign, viewer)
+        key = (campaign.ledger.version, viewer.role, viewer.player_id)
+        text = campaign.frames.get(key)
+        if text is None or campaign.views.get(key) is not state:
+            frame = {"kind": "state", "state": state}
+            text = json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+            campaign.frames = {k: v for k, v in campaign.frames.items() if k[0] == key[0]}
+            campaign.frames[key] = text
+        return text
 
     def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
         """The events after version ``after`` that ``viewer`` may see (up to the newest committed)."""

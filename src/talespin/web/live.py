@@ -15,7 +15,8 @@ A socket opened with ``?state=1`` also gets the viewer's state, so a page need n
 event: a frame ``{"kind": "state", "state": {…}}`` (exactly what ``GET /state`` answers this viewer) after
 the backlog and after each batch of new events. Like ``GET /state`` it is cut by :func:`talespin.table.views.
 state_json`, so it carries nothing the viewer may not see; it is built, and written as JSON text, once per
-version and viewer however many pages are open.
+version and viewer however many pages are open; after live events, on the event loop when the campaign is
+free (as the events are rendered), which costs less than a trip through a worker thread.
 """
 
 from __future__ import annotations
@@ -130,9 +131,16 @@ def _removes(events: list[StoredEvent], viewer: Viewer) -> bool:
     )
 
 
-async def _send_state(websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer) -> None:
+async def _send_state(
+    websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer, *, now: bool = False
+) -> None:
+    """Send the viewer's state frame; with ``now`` (after live events) built on the event loop if the
+    campaign is free, else (and on connecting, when the state may be the first built) on a worker thread."""
     # The frame's text is written once per version and viewer and shared by all of that viewer's sockets.
-    await websocket.send_text(await run_in_threadpool(service.live_state_frame, campaign_id, viewer))
+    text = service.live_state_frame_now(campaign_id, viewer) if now else None
+    if text is None:  # a command holds the campaign: wait for it on a worker thread, not here
+        text = await run_in_threadpool(service.live_state_frame, campaign_id, viewer)
+    await websocket.send_text(text)
 
 
 async def _forward(
@@ -161,7 +169,7 @@ async def _forward(
         for event in shown:
             await websocket.send_json(event)
         if with_state:
-            await _send_state(websocket, service, campaign_id, viewer)
+            await _send_state(websocket, service, campaign_id, viewer, now=True)
     return mark
 
 
