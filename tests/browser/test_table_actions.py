@@ -1,6 +1,6 @@
 """Every action of the table is reachable from the page, with its odds shown before the click that rolls.
 
-Inciting Incident: who is present when a scene starts, recreating a Skill, the GM's Ability Rolls, a ticked
+Inciting Incident: who is present when a scene starts, recreating a Skill, Ability Rolls, a ticked
 Skill's Crisis in the expected Crisis, and learning in a cooperative scene. Ascend: the resisting side of an
 opposed Test Invokes items. And the GM's fresh invite link from any browser.
 """
@@ -103,8 +103,10 @@ def test_scene_cast_recreation_ability_rolls_skills_and_learning(new_page: Any, 
     expect(gm.locator('#log .event[data-type="SkillRecreated"]')).to_have_count(1)
     expect(gm.locator('#log .event[data-type="SkillRecreated"]')).to_contain_text("Wing Walk")
 
-    # The GM calls for an Ability Roll; players have no such control.
-    expect(bea.locator("#ability-roll")).to_be_hidden()
+    # The GM calls for an Ability Roll: the rules' list lets Ada's player roll it and the GM roll it for her,
+    # and no one roll it for Bram, who is not in the scene.
+    expect(bea.locator("#ability-roll")).to_be_visible()
+    expect(cal.locator("#ability-roll")).to_be_hidden()
     gm.select_option("#actor", "Ada")
     gm.locator("#ability-roll > summary").click()
     gm.select_option("#ability-name", "perseverance")

@@ -4,6 +4,7 @@
 
 import { adviceNote, costBadge } from "./advice.js";
 import { distributionChart } from "./chart.js";
+import { canonical, Legal } from "./legal.js";
 import { resultPanel, showResult } from "./result.js";
 import { mountRolls } from "./rolls.js";
 import { changeGate, fill, h, num, parseFaces, pct } from "./ui.js";
@@ -309,21 +310,47 @@ export function mountActions(root, ctx) {
           h(
             "div.action-buttons",
             whom,
-            r.can_act
+            legal().allows(skillCommand(r))
               ? h(
                   "button.small",
-                  { type: "button", class: "act", "data-skill": r.skill, onclick: () => useSkill(r, whom) },
+                  {
+                    type: "button",
+                    class: "act",
+                    "data-skill": r.skill,
+                    "data-command": canonical(skillCommand(r)),
+                    onclick: () => useSkill(r, whom),
+                  },
                   "Use",
                 )
-              : h("span.small.muted.reason", r.reason),
+              : h("span.small.muted.reason", r.reason || "not open now"),
           ),
         );
       }),
     );
   }
 
+  /** The server's list of what this viewer may send now (see legal.js). */
+  const legal = () => ctx.legal || new Legal([]);
+
+  /** The Advanced Skill's command as the server lists it (whom it heals is the sender's to add). */
+  const skillCommand = (row) => ({
+    do: "use_skill",
+    character: actorSel.value,
+    talent: row.talent,
+    skill: row.skill,
+  });
+
+  /** A choice's command as the server lists it: who acts, through which Talent (or Auto), at whom. */
+  function choiceCommand(choice, odds) {
+    const command = { do: choice.do, character: actorSel.value };
+    if (/attack/.test(choice.do)) command.target = odds.target;
+    if (choice.choice === "auto") command.choice = "auto";
+    else command.talent = choice.talent;
+    return command;
+  }
+
   async function useSkill(row, whom) {
-    const command = { do: "use_skill", character: actorSel.value, talent: row.talent, skill: row.skill };
+    const command = skillCommand(row);
     if (whom && whom.value !== actorSel.value) command.target = whom.value;
     if (row.rolled && !rolledWith(command)) return;
     if (await ctx.send(command)) faces.value = "";
@@ -359,11 +386,6 @@ export function mountActions(root, ctx) {
       settleFocus();
       return;
     }
-    // II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1: the odds stay on screen, but no button the server would refuse.
-    const blocked =
-      odds.can_act === false
-        ? h("p.muted", { id: "no-actions" }, `Nothing to act on now: ${odds.reason}.`)
-        : null;
     const decisiveDo = /attack/.test(situation) ? "decisive_attack" : "decisive_action";
     const decisiveAgainst = (c) => c.against ?? odds.decisive_against;
     const all = [
@@ -374,6 +396,18 @@ export function mountActions(root, ctx) {
         label: `Decisive: ${c.label || c.talent}${decisiveAgainst(c) ? ` (needs ${decisiveAgainst(c)})` : ""}`,
       })),
     ];
+    // II-SIMPLE-4, II-COMPLEX-5, II-FLOW-1: the odds stay on screen, with a button only for a command the
+    // server's list holds (whose turn it is, whether the obstacle is open, which Talents may act).
+    const offered = all.filter((c) => legal().allows(choiceCommand(c, odds)));
+    const blocked = offered.length
+      ? null
+      : h(
+          "p.muted",
+          { id: "no-actions" },
+          odds.can_act === false && odds.reason
+            ? `Nothing to act on now: ${odds.reason}.`
+            : `Nothing to act on now for ${actorSel.value}.`,
+        );
     const key = (c) => `${c.do}:${c.choice}:${c.talent || ""}`;
     const focused = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const actor = actorSel.value;
@@ -417,11 +451,17 @@ export function mountActions(root, ctx) {
                   "Odds chart",
                 )
               : null,
-            blocked
+            !offered.includes(c)
               ? null
               : h(
                   "button.small",
-                  { type: "button", class: "act", "data-key": key(c), onclick: () => act(c.do, c, odds) },
+                  {
+                    type: "button",
+                    class: "act",
+                    "data-key": key(c),
+                    "data-command": canonical(choiceCommand(c, odds)),
+                    onclick: () => act(c, odds),
+                  },
                   c.choice === "auto"
                     ? "Take it"
                     : `Roll ${c.do.startsWith("decisive") ? "Decisive " : ""}${c.talent || ""}`.trim(),
@@ -477,14 +517,10 @@ export function mountActions(root, ctx) {
     abilitySel.value = odds.ability || abilitySel.value;
   }
 
-  async function act(what, choice, odds) {
-    const command = { do: what, character: actorSel.value };
-    if (choice.choice === "auto") command.choice = "auto";
-    else command.talent = choice.talent;
-    if (/attack/.test(what)) {
-      command.target = odds.target;
-      command.ability = odds.ability;
-    }
+  async function act(choice, odds) {
+    const what = choice.do;
+    const command = choiceCommand(choice, odds);
+    if (/attack/.test(what)) command.ability = odds.ability;
     if (choice.choice !== "auto") {
       const skills = chosenSkills(choice.talent);
       if (skills.length) command.skills = skills;

@@ -1,8 +1,12 @@
 // The GM's controls: scenes with their difficulty and Triggers (public or GM-only), obstacles, Crisis and
 // Rising Tension by hand, conflicts, notes, adding characters, and undo. Each control sends one command of
-// the table's `do:` vocabulary.
+// the table's `do:` vocabulary. A control for a command the server lists in `legal` (starting and ending a
+// scene, presenting a Simple Obstacle, rest, yielding, undo, reveal, the physical dice, awarding exceptional
+// narration, closing an extended Test) is enabled only while the list holds that command (see legal.js);
+// the commands needing a text, numbers or a sheet stay open.
 
 import { playsHeroes, systemLabel } from "./api.js";
+import { canonical, Legal, offer } from "./legal.js";
 import { mountSeats } from "./seats.js";
 import { mountShortcuts } from "./shortcuts.js";
 import { readData } from "./sheetio.js";
@@ -90,10 +94,12 @@ export function mountGm(root, ctx) {
   const presentBox = h("fieldset", { id: "scene-present" }, h("legend", "Present in the scene"));
   const present = () => [...presentBox.querySelectorAll("input:checked")].map((b) => b.value);
   let sceneView = null;
+  /** Starting a scene as the server lists it (for Inciting Incident, of the kind chosen). */
+  const startCommand = () => (ii ? { do: "start_scene", kind: kind.value } : { do: "start_scene" });
   const startScene = async () => {
-    const command = { do: "start_scene" };
+    const command = startCommand();
     if (ii) {
-      Object.assign(command, { kind: kind.value, difficulty: int(difficulty) });
+      Object.assign(command, { difficulty: int(difficulty) });
       // A cooperative scene has no Crisis, so no Triggers: the rows wait for the next action scene.
       if (kind.value !== "cooperative") command.triggers = readTriggers(triggerRows);
       if (presentBox.querySelector("input")) command.present = present();
@@ -139,6 +145,7 @@ export function mountGm(root, ctx) {
   );
   kind.addEventListener("change", () => {
     triggerBlock.hidden = kind.value === "cooperative";
+    offerAll();
   });
   const sceneBox = group(
     "Scene",
@@ -471,7 +478,7 @@ export function mountGm(root, ctx) {
             {
               type: "button",
               id: "gm-award",
-              onclick: () => awardHero.value && send({ do: "award_narration", hero: awardHero.value }),
+              onclick: () => send({ do: "award_narration", hero: awardHero.value }),
             },
             "Award exceptional narration",
           ),
@@ -486,6 +493,7 @@ export function mountGm(root, ctx) {
     h("option", { value: "gm" }, "Only the GM enters dice"),
   );
   let shownPhysical = null;
+  physical.addEventListener("change", () => offerAll());
   const diceBox = group(
     "Physical dice",
     h(
@@ -589,23 +597,83 @@ export function mountGm(root, ctx) {
     ),
   );
 
+  /** A hero's request for exceptional narration, with Grant and Decline as the server's list offers them. */
+  function requestRow(hero) {
+    const grant = { do: "award_narration", hero };
+    const decline = { do: "award_narration", hero, grant: false };
+    return h(
+      "div.row.request",
+      { "data-request": hero },
+      h("span", `${hero} asks for exceptional narration.`),
+      legal().allows(grant)
+        ? h(
+            "button.gm.small",
+            {
+              type: "button",
+              "data-grant": hero,
+              "data-command": canonical(grant),
+              onclick: () => send(grant),
+            },
+            "Grant",
+          )
+        : null,
+      legal().allows(decline)
+        ? h(
+            "button.secondary.small",
+            {
+              type: "button",
+              "data-decline": hero,
+              "data-command": canonical(decline),
+              onclick: () => send(decline),
+            },
+            "Decline",
+          )
+        : null,
+    );
+  }
+
+  /** The server's list of what the GM may send now (see legal.js). */
+  const legal = () => ctx.legal || new Legal([]);
+
+  /** Enable each listed command's control only while the server's list holds its command. */
+  function offerAll() {
+    const l = legal();
+    const button = (id) => root.querySelector(`#${id}`);
+    offer(button("start-scene"), l, startCommand());
+    offer(button("end-scene"), l, { do: "end_scene" });
+    if (ii) {
+      offer(button("gm-simple"), l, { do: "simple_obstacle" });
+      offer(button("gm-rest"), l, { do: "rest" });
+      offer(button("gm-yield-enemies"), l, { do: "yield", side: "enemies" });
+      offer(button("gm-yield-characters"), l, { do: "yield", side: "characters" });
+    } else {
+      offer(button("gm-award"), l, { do: "award_narration", hero: awardHero.value });
+      offer(button("gm-ext-end"), l, { do: "end_extended" });
+    }
+    offer(button("gm-physical-set"), l, { do: "set_physical_dice", who: physical.value });
+    offer(undoButton, l, { do: "undo", entry: undoEntry });
+    offer(revealButton, l, { do: "reveal", entry: revealEntry });
+  }
+  awardHero.addEventListener("change", () => offerAll());
+
   return {
-    refresh(view, undoable, log, pending) {
-      revealEntry = pending?.entries?.length ? Number(pending.entries[0]) : null;
-      revealButton.disabled = revealEntry === null;
+    refresh(view, log) {
+      // The blind roll to reveal and the entry to undo: the ones the server's list names.
+      const reveals = legal().choices({ do: "reveal" }, "entry");
+      revealEntry = reveals.length ? Number(reveals[0]) : null;
       revealButton.textContent =
         revealEntry === null ? "Reveal the blind roll" : `Reveal the blind roll #${revealEntry}`;
       sceneView = view.scene || null;
       if (spend) spend.refresh(view);
       seats.refresh(view);
-      const li = undoable === null || undoable === undefined ? null : log?.items.get(undoable);
-      undoEntry = undoable === null || undoable === undefined ? null : Number(undoable);
-      undoButton.disabled = undoEntry === null;
+      const undoes = legal().choices({ do: "undo" }, "entry");
+      undoEntry = undoes.length ? Number(undoes[0]) : null;
+      const li = undoEntry === null ? null : log?.items.get(undoEntry);
       undoButton.textContent = li
-        ? `Undo #${undoable} (${(li.dataset.do || "entry").replace(/_/g, " ")})`
+        ? `Undo #${undoEntry} (${(li.dataset.do || "entry").replace(/_/g, " ")})`
         : undoEntry === null
           ? "Undo the last entry"
-          : `Undo #${undoable}`; // an entry older than the part of the log loaded
+          : `Undo #${undoEntry}`; // an entry older than the part of the log loaded
       const barUndo = document.getElementById("bar-z"); // the top bar's Undo names the same entry
       if (barUndo) {
         barUndo.textContent = undoEntry === null ? "Undo" : `Undo #${undoEntry}`;
@@ -647,40 +715,21 @@ export function mountGm(root, ctx) {
         fill(
           requestList,
           requests.length
-            ? requests.map((hero) =>
-                h(
-                  "div.row.request",
-                  { "data-request": hero },
-                  h("span", `${hero} asks for exceptional narration.`),
-                  h(
-                    "button.gm.small",
-                    {
-                      type: "button",
-                      "data-grant": hero,
-                      onclick: () => send({ do: "award_narration", hero }),
-                    },
-                    "Grant",
-                  ),
-                  h(
-                    "button.secondary.small",
-                    {
-                      type: "button",
-                      "data-decline": hero,
-                      onclick: () => send({ do: "award_narration", hero, grant: false }),
-                    },
-                    "Decline",
-                  ),
-                ),
-              )
+            ? requests.map((hero) => requestRow(hero))
             : h("p.small.muted", "No request for exceptional narration."),
         );
         if (requests.length) awardBox.open = true;
+        // The heroes the server's list lets the GM award exceptional narration to now.
+        const awardable = legal()
+          .offers({ do: "award_narration" })
+          .filter((e) => !("grant" in e))
+          .map((e) => e.hero);
         const awas = awardHero.value;
         fill(
           awardHero,
-          names.filter((n) => !(view.awards || []).includes(n)).map((n) => h("option", { value: n }, n)),
+          awardable.map((n) => h("option", { value: n }, n)),
         );
-        if ([...awardHero.options].some((o) => o.value === awas)) awardHero.value = awas;
+        if (awardable.includes(awas)) awardHero.value = awas;
       }
       // Follow the setting when it changes, never over a choice the GM is making.
       if (ctx.physical && ctx.physical !== shownPhysical) physical.value = shownPhysical = ctx.physical;
@@ -691,6 +740,7 @@ export function mountGm(root, ctx) {
         names.map((n) => h("option", { value: n }, n)),
       );
       if (names.includes(hwas)) storyHero.value = hwas;
+      offerAll();
     },
   };
 }

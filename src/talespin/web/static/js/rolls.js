@@ -3,6 +3,7 @@
 // for (instinct in an emergency, e.g. a Trigger's effect), and in a cooperative scene the one change,
 // upgrade or learning of each character. Every roll shows its odds (from the odds endpoint) before the click.
 
+import { Legal, offer } from "./legal.js";
 import { readData } from "./sheetio.js";
 import { changeGate, fill, h, num, pct } from "./ui.js";
 
@@ -74,9 +75,14 @@ export function mountRolls(ctx, actor, extra) {
   const abDice = h("input", { id: "ability-dice", type: "number", min: 1, max: 9, value: "" });
   const abAgainst = h("input", { id: "ability-against", type: "number", min: 1, value: "20" });
   const abOdds = h("p.odds", { id: "ability-odds", "aria-live": "polite" });
+  const abButton = h(
+    "button.small.gm",
+    { type: "button", id: "ability-roll-button", onclick: abilityRoll },
+    "Roll",
+  );
   const abilityBox = h(
     "details.gm-group",
-    { id: "ability-roll", hidden: ctx.role !== "gm" },
+    { id: "ability-roll", hidden: true },
     h("summary", "Ability Roll (instinct, called by the GM)"),
     h(
       "div.stack",
@@ -85,7 +91,7 @@ export function mountRolls(ctx, actor, extra) {
         h("label", "Ability", abAbility),
         h("label", "d6 (blank: the scene's)", abDice),
         h("label", "Against", abAgainst),
-        h("button.small.gm", { type: "button", id: "ability-roll-button", onclick: abilityRoll }, "Roll"),
+        abButton,
       ),
       abOdds,
     ),
@@ -216,15 +222,25 @@ export function mountRolls(ctx, actor, extra) {
     await ctx.send(command);
   }
 
+  /** The server's list of what this viewer may send now (see legal.js). */
+  const legal = () => ctx.legal || new Legal([]);
+  /** The Ability Roll as the server lists it (the dice and the number to beat are the sender's). */
+  const abilityCommand = () => ({ do: "ability_roll", character: actor(), ability: abAbility.value });
+
+  /** The Abilities the server's list lets the acting character roll: the box shows only those. */
+  function showAbilities() {
+    const open = legal().choices({ do: "ability_roll", character: actor() }, "ability");
+    abilityBox.hidden = !open.length;
+    for (const option of abAbility.options) option.hidden = option.disabled = !open.includes(option.value);
+    if (open.length && !open.includes(abAbility.value)) abAbility.value = open[0];
+    offer(abButton, legal(), abilityCommand());
+  }
+  abAbility.addEventListener("change", showAbilities);
+
   async function abilityRoll() {
     let command;
     try {
-      command = rolled({
-        do: "ability_roll",
-        character: actor(),
-        ability: abAbility.value,
-        against: Number(abAgainst.value) || 20,
-      });
+      command = rolled({ ...abilityCommand(), against: Number(abAgainst.value) || 20 });
     } catch (err) {
       ctx.say(err.message, "error");
       return;
@@ -322,7 +338,7 @@ export function mountRolls(ctx, actor, extra) {
         sheet && scene && scene.kind !== "cooperative" && (scene.present || [character]).includes(character),
       );
       recreateBox.hidden = !rolling;
-      abilityBox.hidden = !rolling || ctx.role !== "gm";
+      showAbilities();
       learnBox.hidden = !(sheet && scene && scene.kind === "cooperative");
       const talents = (sheet?.talents || []).map((t) => t.name);
       const shown = learnBox.dataset.character;

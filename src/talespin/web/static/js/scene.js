@@ -4,6 +4,7 @@
 
 import { playsHeroes } from "./api.js";
 import { ascendSheet, iiSheet, turnOrder } from "./sheetview.js";
+import { canonical, Legal } from "./legal.js";
 import { fill, h } from "./ui.js";
 
 /** Every value a Trigger fires at up to `limit` (T, T+k, T+2k, …). */
@@ -167,7 +168,13 @@ export function renderIiScene(root, view, role, send = null) {
   );
 }
 
-export function renderPeople(root, view, system, owned, { role = "player", send = null, players = [] } = {}) {
+export function renderPeople(
+  root,
+  view,
+  system,
+  owned,
+  { role = "player", send = null, players = [], legal = new Legal([]) } = {},
+) {
   const mine = (name) => owned.includes(name);
   const seated = h(
     "p.small.muted",
@@ -219,15 +226,15 @@ export function renderPeople(root, view, system, owned, { role = "player", send 
           h("strong", c.name),
           mine(c.name) ? h("span.badge", "yours") : null,
           h("span.small", `wounds ${wounds[c.name] ?? c.wounds ?? 0}/${c.max_hits ?? "–"}`),
-          send &&
-            view.scene?.kind === "cooperative" &&
-            (wounds[c.name] ?? c.wounds ?? 0) > 0 &&
-            (role === "gm" || mine(c.name))
+          // Healing is offered when the server's list holds it (a cooperative scene, a wounded character
+          // of this viewer's).
+          send && legal.allows({ do: "heal", character: c.name })
             ? h(
                 "button.secondary.small",
                 {
                   type: "button",
                   "data-heal": c.name,
+                  "data-command": canonical({ do: "heal", character: c.name }),
                   onclick: () => send({ do: "heal", character: c.name }),
                 },
                 "Heal",

@@ -12,6 +12,7 @@ import { mountAscend } from "./ascend.js";
 import { canonicalSystem, hashParams, playsHeroes, systemLabel, Table } from "./api.js";
 import { verifySeed } from "./fairness.js";
 import { mountGm } from "./gm.js";
+import { Legal } from "./legal.js";
 import { LiveFeed } from "./live.js";
 import { describe, EntryLog } from "./log.js";
 import { rememberTable } from "./mine.js";
@@ -35,7 +36,9 @@ let loadedAfter = 0; // the log holds every event after this version (0: the who
 
 // ---------- the shapes the service sends, read in one place ----------
 // state: {id, name, system, version, role, player_id, players: [{id, name}], owners: {character: player id
-// or null}, state: the system's view, notes, seeds: [{commitment, sha256, revealed, seed}], undoable}.
+// or null}, state: the system's view, notes, seeds: [{commitment, sha256, revealed, seed}], undoable,
+// legal: [every complete command this viewer may send now]}: the pages offer a command's control only when
+// the command is in `legal` (see legal.js).
 // events: {version, type, data, visibility, actor, at, entry} — one version per event.
 
 function readState(res) {
@@ -60,6 +63,7 @@ function readState(res) {
     notesTotal: res.notes_total ?? (res.notes || []).length,
     inviteLink: res.invite_link || null,
     physical: res.physical_dice || "players",
+    legal: new Legal(res.legal),
   };
 }
 
@@ -276,6 +280,7 @@ function showState(raw) {
     notes: s.notes,
     notesTotal: s.notesTotal,
     physical: s.physical,
+    legal: s.legal,
   });
   // Physical dice (faces typed by hand): the players' own, unless the GM keeps them for itself.
   document.body.dataset.physical = s.physical;
@@ -371,6 +376,7 @@ function render() {
     role: ctx.role,
     send: ctx.send,
     players: Object.values(ctx.players || {}),
+    legal: ctx.legal,
   });
   if (ctx.notes?.length) {
     $("#people").append(
@@ -426,7 +432,7 @@ function render() {
       ),
     );
   }
-  if (gm) gm.refresh(view, ctx.undoable, log, ctx.pending);
+  if (gm) gm.refresh(view, log);
   if (talk) talk.refresh(ctx);
   $("#act").hidden = false;
   noticeMove();
