@@ -491,13 +491,8 @@ class TableService:
         and mostly reused from the version before (:mod:`.legal`), so building the frame here costs less
         than handing it to a worker thread and back.
         """
-        if not self._lock.acquire(blocking=False):
-            return None
-        try:
-            campaign = self._campaigns.get(campaign_id)
-        finally:
-            self._lock.release()
-        if campaign is None or not campaign.lock.acquire(blocking=False):
+        campaign = self._held_now(campaign_id)
+        if campaign is None:
             return None
         try:
             return self._live_state_frame(campaign, viewer)
@@ -561,6 +556,17 @@ class TableService:
         The live feed calls it on the event loop, where waiting would stall every socket; rendering a
         fresh event is cheap, so most frames skip the trip through a worker thread.
         """
+        campaign = self._held_now(campaign_id)
+        if campaign is None:
+            return None
+        try:
+            return visible_events(campaign.ledger, viewer, stored)
+        finally:
+            campaign.lock.release()
+
+    def _held_now(self, campaign_id: str) -> _Campaign | None:
+        """The cached campaign with its lock taken, without waiting; ``None`` if that would mean waiting
+        (a command holds it, or the cache is being filled) or it is not cached. The caller releases it."""
         if not self._lock.acquire(blocking=False):
             return None
         try:
@@ -569,10 +575,7 @@ class TableService:
             self._lock.release()
         if campaign is None or not campaign.lock.acquire(blocking=False):
             return None
-        try:
-            return visible_events(campaign.ledger, viewer, stored)
-        finally:
-            campaign.lock.release()
+        return campaign
 
     def head(self, campaign_id: str, viewer: Viewer) -> str:
         """The head of the viewer's hash chain now (sent with every answer, kept in receipts)."""
