@@ -45,18 +45,18 @@ def test_a_campaign_not_loaded_here_is_left_to_the_waiting_path(service: TableSe
     assert service.visible_now("no-such-campaign", Viewer("gm"), []) is None
 
 
-def test_a_state_frame_is_written_once_per_version_and_viewer(
+def test_a_state_text_is_written_once_per_version_and_viewer(
     service: TableService, table: Callable[[str], Any]
 ) -> None:
     """Every socket of one viewer is sent the same text; a new version writes it again."""
     t = table("ascend")
     player = t.join("Pia")
-    first = service.live_state_frame(t.id, player)
-    assert service.live_state_frame(t.id, player) is first
-    assert json.loads(first) == {"kind": "state", "state": service.state(t.id, player)}
+    first = service.live_state_text(t.id, player)
+    assert service.live_state_text(t.id, player) is first
+    assert json.loads(first) == service.state(t.id, player)
     t.send(t.gm, {"do": "note", "text": "Out loud."})
-    again = service.live_state_frame(t.id, player)
-    assert again is not first and json.loads(again)["state"]["notes"][-1]["text"] == "Out loud."
+    again = service.live_state_text(t.id, player)
+    assert again is not first and json.loads(again)["notes"][-1]["text"] == "Out loud."
 
 
 def test_a_players_state_frame_is_the_same_whatever_the_gm_keeps_hidden(
@@ -70,7 +70,7 @@ def test_a_players_state_frame_is_the_same_whatever_the_gm_keeps_hidden(
         for n in range(secrets):
             t.send(t.gm, {"do": "note", "text": f"secret {n}", "visibility": "gm"})
         t.send(t.gm, {"do": "note", "text": "Out loud."})
-        state = json.loads(service.live_state_frame(t.id, player))["state"]
+        state = json.loads(service.live_state_text(t.id, player))
         assert state["notes_total"] == 1
         # ids, tokens and the seeds' commitments are drawn afresh for each table; the rest must be equal
         drawn = {"id", "head", "player_id", "players", "seeds"}

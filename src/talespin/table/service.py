@@ -61,7 +61,7 @@ from .sheet_text import read_sheet_text
 from .snapshots import SNAPSHOT_EVERY, dump, fingerprint, restore
 from .talk import chat_event, hand_event, remove_event
 from .upcast import upcast_stored, written
-from .views import events_after, head, state_json, version_for, visible_events
+from .views import events_after, head, json_text, state_json, version_for, visible_events
 
 __all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
 
@@ -108,8 +108,8 @@ class _Campaign:
     problems: list[Problem]
     odds: OrderedDict[tuple[int, str, str], dict[str, Any]] = field(default_factory=OrderedDict)
     views: dict[tuple[int, str, str | None], dict[str, Any]] = field(default_factory=dict)
-    frames: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
-    """Each view of :attr:`views` as the text of its WebSocket state frame, written once for every socket."""
+    texts: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
+    """Each view of :attr:`views` as JSON text, written once for every socket that is sent it."""
     outbox: deque[list[StoredEvent]] = field(default_factory=deque)
     """Events taken in and not yet handed to the listeners, oldest first (filled under :attr:`lock`)."""
     announcing: threading.Lock = field(default_factory=threading.Lock)
@@ -470,45 +470,44 @@ class TableService:
             campaign.views[key] = shown
         return shown
 
-    def live_state_frame(self, campaign_id: str, viewer: Viewer) -> str:
-        """The WebSocket frame ``{"kind": "state", "state": …}`` of :meth:`live_state`, as JSON text.
+    def live_state_text(self, campaign_id: str, viewer: Viewer) -> str:
+        """:meth:`live_state` as JSON text, for the live feed's frames.
 
         Written once per version and viewer, so every socket of that viewer is sent the same text: with five
-        pages open after a command, five views are built and five frames written, not one per socket. The
+        pages open after a command, five views are built and five texts written, not one per socket. The
         text is cut from the viewer's own state, so a player's frame depends on nothing the player may not
         see.
         """
         campaign = self._campaign(campaign_id)
         with campaign.lock:
-            return self._live_state_frame(campaign, viewer)
+            return self._live_state_text(campaign, viewer)
 
-    def live_state_frame_now(self, campaign_id: str, viewer: Viewer) -> str | None:
-        """:meth:`live_state_frame` without waiting: ``None`` while a command holds the campaign (or it is
+    def live_state_text_now(self, campaign_id: str, viewer: Viewer) -> str | None:
+        """:meth:`live_state_text` without waiting: ``None`` while a command holds the campaign (or it is
         loading).
 
         The live feed calls it on the event loop after each batch of events, as it calls
         :meth:`visible_now`: the state's dear part, the legal commands, is found once per version and role
-        and mostly reused from the version before (:mod:`.legal`), so building the frame here costs less
+        and mostly reused from the version before (:mod:`.legal`), so building the text here costs less
         than handing it to a worker thread and back.
         """
         campaign = self._held_now(campaign_id)
         if campaign is None:
             return None
         try:
-            return self._live_state_frame(campaign, viewer)
+            return self._live_state_text(campaign, viewer)
         finally:
             campaign.lock.release()
 
-    def _live_state_frame(self, campaign: _Campaign, viewer: Viewer) -> str:
-        """:meth:`live_state_frame` of a campaign whose lock the caller holds."""
+    def _live_state_text(self, campaign: _Campaign, viewer: Viewer) -> str:
+        """:meth:`live_state_text` of a campaign whose lock the caller holds."""
         state = self._live_state(campaign, viewer)
         key = (campaign.ledger.version, viewer.role, viewer.player_id)
-        text = campaign.frames.get(key)
+        text = campaign.texts.get(key)
         if text is None or campaign.views.get(key) is not state:
-            frame = {"kind": "state", "state": state}
-            text = json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
-            campaign.frames = {k: v for k, v in campaign.frames.items() if k[0] == key[0]}
-            campaign.frames[key] = text
+            text = json_text(state)
+            campaign.texts = {k: v for k, v in campaign.texts.items() if k[0] == key[0]}
+            campaign.texts[key] = text
         return text
 
     def events(self, campaign_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:

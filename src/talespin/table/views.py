@@ -16,6 +16,7 @@ Whispers are the exception: they are in no chain (see :func:`chain`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,12 +34,17 @@ __all__ = [
     "event_json",
     "events_after",
     "head",
+    "json_text",
     "notes_json",
     "pending_json",
     "state_json",
     "version_for",
     "visible_events",
 ]
+
+
+json_text = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""A view (a state, a list of events) as compact JSON text: what the live feed writes in its frames."""
 
 
 def event_json(ledger: Ledger, viewer: Viewer, stored: StoredEvent) -> dict[str, Any] | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..store.port import StoredEvent
 from ..table import TableError, TableService, Viewer
+from ..table.views import json_text
 from .errors import error_body, status_of
 from .messages import answer
 
@@ -131,46 +133,85 @@ def _removes(events: list[StoredEvent], viewer: Viewer) -> bool:
     )
 
 
-async def _send_state(
-    websocket: WebSocket, service: TableService, campaign_id: str, viewer: Viewer, *, now: bool = False
-) -> None:
-    """Send the viewer's state frame; with ``now`` (after live events) built on the event loop if the
-    campaign is free, else (and on connecting, when the state may be the first built) on a worker thread."""
-    # The frame's text is written once per version and viewer and shared by all of that viewer's sockets.
-    text = service.live_state_frame_now(campaign_id, viewer) if now else None
-    if text is None:  # a command holds the campaign: wait for it on a worker thread, not here
-        text = await run_in_threadpool(service.live_state_frame, campaign_id, viewer)
-    await websocket.send_text(text)
+BACKLOG_BATCH = 200
+"""A batching socket's backlog comes in frames of at most this many events (the last carries the state)."""
 
 
-async def _forward(
-    websocket: WebSocket,
-    service: TableService,
-    campaign_id: str,
-    viewer: Viewer,
-    *,
-    frame: Frame,
-    mark: int,
-    with_state: bool = False,
-) -> int | None:
-    """Send one queued frame as ``viewer`` may see it; the new version mark, or ``None`` once it is closed."""
-    if isinstance(frame, dict):
-        await websocket.send_json(frame)
-        return mark
-    fresh = [stored for stored in frame if stored.version > mark]
-    if _removes(fresh, viewer):
-        await websocket.close(code=4403)
-        return None
-    if fresh:
-        mark = fresh[-1].version
-        shown = service.visible_now(campaign_id, viewer, fresh)
-        if shown is None:  # a command holds the campaign: wait for it on a worker thread, not here
-            shown = await run_in_threadpool(service.visible, campaign_id, viewer, fresh)
-        for event in shown:
-            await websocket.send_json(event)
-        if with_state:
-            await _send_state(websocket, service, campaign_id, viewer, now=True)
-    return mark
+@dataclass(eq=False, slots=True)
+class _Feed:
+    """One socket's feed: what it asked for, how far it has been sent, the last state text it was sent.
+
+    ``?state=1`` adds the viewer's state after the backlog and after each batch of events; ``?batch=1``
+    sends each batch, and the state with it, as one frame ``{"kind": "batch", "version", "events",
+    "state"?}`` instead of a frame per event and a state frame: a third of the writes after a command, and
+    no frame at all when nothing this viewer may see has changed.
+    """
+
+    websocket: WebSocket
+    service: TableService
+    campaign_id: str
+    viewer: Viewer
+    with_state: bool
+    batch: bool
+    mark: int = 0
+    """The log's version up to which events have been handed to this socket."""
+    sent_state: str | None = None
+    """The text of the last state this socket was sent (a batch is skipped when it would repeat it)."""
+
+    async def state_text(self, *, now: bool = False) -> str:
+        """The viewer's state as JSON text; with ``now`` (after live events) built on the event loop if the
+        campaign is free, else (and on connecting, when the state may be the first built) on a worker
+        thread. The text is written once per version and viewer and shared by all of its sockets."""
+        text = self.service.live_state_text_now(self.campaign_id, self.viewer) if now else None
+        if text is None:  # a command holds the campaign: wait for it on a worker thread, not here
+            text = await run_in_threadpool(self.service.live_state_text, self.campaign_id, self.viewer)
+        return text
+
+    async def send(self, events: list[dict[str, Any]], *, now: bool, last: bool = True) -> None:
+        """Send ``events`` (as this viewer may see them) and, when asked for and ``last``, the state."""
+        state = await self.state_text(now=now) if self.with_state and last else None
+        if not self.batch:
+            for event in events:
+                await self.websocket.send_text(json_text(event))
+            if state is not None:
+                await self.websocket.send_text(f'{{"kind":"state","state":{state}}}')
+            return
+        if not events and (state is None or state == self.sent_state):
+            return  # nothing new for this viewer: no frame, so nothing hidden shows as a frame
+        version = events[-1]["version"] if events else json.loads(state or "{}").get("version", 0)
+        text = f'{{"kind":"batch","version":{json_text(version)},"events":{json_text(events)}'
+        await self.websocket.send_text(text + (f',"state":{state}}}' if state is not None else "}"))
+        if state is not None:
+            self.sent_state = state
+
+    async def backlog(self, after: int | None) -> None:
+        """The events after ``after`` (as the viewer counts them), then the state when asked for."""
+        self.mark, _, missed, _ = await run_in_threadpool(
+            self.service.marked_backlog, self.campaign_id, self.viewer, after
+        )
+        if not self.batch:
+            await self.send(missed, now=False)
+            return
+        chunks = [missed[i : i + BACKLOG_BATCH] for i in range(0, len(missed), BACKLOG_BATCH)] or [[]]
+        for number, chunk in enumerate(chunks, start=1):
+            await self.send(chunk, now=False, last=number == len(chunks))
+
+    async def forward(self, frame: Frame) -> bool:
+        """Send one queued frame as the viewer may see it; ``False`` once the socket is closed."""
+        if isinstance(frame, dict):
+            await self.websocket.send_json(frame)
+            return True
+        fresh = [stored for stored in frame if stored.version > self.mark]
+        if _removes(fresh, self.viewer):
+            await self.websocket.close(code=4403)
+            return False
+        if fresh:
+            self.mark = fresh[-1].version
+            shown = self.service.visible_now(self.campaign_id, self.viewer, fresh)
+            if shown is None:  # a command holds the campaign: wait for it on a worker thread, not here
+                shown = await run_in_threadpool(self.service.visible, self.campaign_id, self.viewer, fresh)
+            await self.send(shown, now=True)
+        return True
 
 
 async def _close_with_error(websocket: WebSocket, error: Exception) -> None:
@@ -194,16 +235,16 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
     await websocket.accept()
     subscriber = hub.subscribe(campaign_id, viewer, presence=websocket.query_params.get("presence") == "1")
     receiving: asyncio.Future[Any] | None = None
-
+    feed = _Feed(
+        websocket,
+        service,
+        campaign_id,
+        viewer,
+        with_state=websocket.query_params.get("state") == "1",
+        batch=websocket.query_params.get("batch") == "1",
+    )
     try:
-        mark, _, backlog, _ = await run_in_threadpool(
-            service.marked_backlog, campaign_id, viewer, after if after is not None else None
-        )
-        for event in backlog:
-            await websocket.send_json(event)
-        with_state = websocket.query_params.get("state") == "1"
-        if with_state:
-            await _send_state(websocket, service, campaign_id, viewer)
+        await feed.backlog(after)
         receiving = asyncio.ensure_future(websocket.receive())
         while True:
             getting = asyncio.ensure_future(subscriber.queue.get())
@@ -218,18 +259,8 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
                 if getting not in done:
                     getting.cancel()
                     continue
-            forwarded = await _forward(
-                websocket,
-                service,
-                campaign_id,
-                viewer,
-                frame=getting.result(),
-                mark=mark,
-                with_state=with_state,
-            )
-            if forwarded is None:
+            if not await feed.forward(getting.result()):
                 return
-            mark = forwarded
     except WebSocketDisconnect:
         return
     finally:

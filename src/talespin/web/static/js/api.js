@@ -168,7 +168,13 @@ export class Table {
   }
   socketUrl(after) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams({ token: this.token, after: String(after), presence: "1", state: "1" });
+    const q = new URLSearchParams({
+      token: this.token,
+      after: String(after),
+      presence: "1",
+      state: "1",
+      batch: "1",
+    });
     return `${scheme}://${location.host}${this.base}/ws?${q}`;
   }
 }

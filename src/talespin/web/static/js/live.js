@@ -1,8 +1,10 @@
 // The live feed: a WebSocket that delivers each new event (as this viewer may see it) with its version, and
 // reconnects with `?after=n` so nothing is missed. Falls back to polling `GET /events?after=n` while down.
-// The socket is opened with `?state=1`: after the backlog and after each batch of events the server sends the
-// viewer's state (`{"kind": "state", "state": …}`, what `GET /state` answers), so while the socket is up the
-// page never fetches the state itself; while it polls, `live` is false and the page fetches it after events.
+// The socket is opened with `?state=1&batch=1`: after the backlog and after each batch of events the server
+// sends one frame `{"kind": "batch", "version", "events": […], "state": …}` holding the batch's events and the
+// viewer's state (what `GET /state` answers), so while the socket is up the page never fetches the state
+// itself; while it polls, `live` is false and the page fetches it after events. Frames of one event each and
+// `{"kind": "state"}` frames (a socket opened without `batch=1`) are read too.
 
 export class LiveFeed {
   /**
@@ -78,6 +80,11 @@ export class LiveFeed {
       }
       if (data && data.kind === "presence") {
         if (this.onPresence) this.onPresence(data.online || []);
+        return;
+      }
+      if (data && data.kind === "batch") {
+        this.accept(Array.isArray(data.events) ? data.events : []);
+        if (this.onState && data.state) this.onState(data.state);
         return;
       }
       if (data && data.kind === "state") {
