@@ -16,13 +16,12 @@ import httpx
 from web_support import bearer
 from websockets.sync.client import ClientConnection, connect
 
-
 PAGE_SOCKET = "&state=1&batch=1"
 """How the table page opens its socket: each batch of events and the viewer's state in one frame."""
 
 
 def _page_version(frame: str | None) -> int:
-    """The version a page-socket frame brings its reader to (-1 before the first: the first is always read)."""
+    """The version a page-socket frame brings its reader to (-1 before any: the first is always read)."""
     return int(json.loads(frame)["version"]) if frame is not None else -1
 
 

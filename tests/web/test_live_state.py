@@ -6,9 +6,10 @@ import json
 from typing import Any
 
 from fastapi.testclient import TestClient
-from talespin.web.live import BACKLOG_BATCH
 from table_sheets import ADA, SECRET_NOTE, SECRET_TRIGGER, SUSAN, action_scene, susan_test
 from web_support import Campaign, bearer
+
+from talespin.web.live import BACKLOG_BATCH
 
 
 def _until_state(socket: Any, version: int) -> dict[str, Any]:
