@@ -13,6 +13,9 @@ remembers the verdicts of the few states it decided last (:data:`STATES_REMEMBER
 an equal state, decides only the candidates it has not met there. The table asks about the true state for
 the GM and about the state the players know for a player; while nothing is held back from the players the
 two are equal, and the players' search reuses the GM's verdicts instead of deciding every command again.
+A system whose candidates depend on nothing but the state and one more value (the role asking) names that
+value as the ``question``: asked it again about an equal state, :func:`legal` gives back the whole answer
+it found, without making or encoding a single candidate.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from .errors import RulesError
@@ -39,32 +42,45 @@ STATES_REMEMBERED = 8
 
 _canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 """A candidate's canonical JSON text (one encoder for all: making one per call costs more than encoding)."""
-_remembered: deque[tuple[object, Callable[..., Any], dict[str, bool]]] = deque(maxlen=STATES_REMEMBERED)
+_Record = tuple[object, Callable[..., Any], dict[str, bool], dict[Hashable, list[dict[str, Any]]]]
+"""A state decided, its ``decide``, each candidate's verdict there (by canonical JSON text), and each
+whole answer given there (by question)."""
+_remembered: deque[_Record] = deque(maxlen=STATES_REMEMBERED)
 _remembering = threading.Lock()
 
 
-def _verdicts(state: object, decide: Callable[..., Any]) -> dict[str, bool]:
-    """The verdicts met so far in a state equal to ``state`` under the same ``decide`` (a new, empty record
-    if there is none); keyed by each candidate's canonical JSON text."""
+def _record(state: object, decide: Callable[..., Any]) -> _Record:
+    """What was found so far in a state equal to ``state`` under the same ``decide`` (a new, empty record
+    if there is none)."""
     with _remembering:
-        for known, decided_by, verdicts in _remembered:
-            if known is state and decided_by is decide:
-                return verdicts
-        for known, decided_by, verdicts in _remembered:
+        for record in _remembered:
+            if record[0] is state and record[1] is decide:
+                return record
+        for record in _remembered:
+            known, decided_by = record[0], record[1]
             if decided_by is decide and type(known) is type(state) and known == state:
-                return verdicts
-        verdicts = {}
-        _remembered.appendleft((state, decide, verdicts))
-        return verdicts
+                return record
+        record = (state, decide, {}, {})
+        _remembered.appendleft(record)
+        return record
 
 
 def legal(
     state: StateT,
     candidates: Iterable[dict[str, Any]],
     decide: Callable[[StateT, Command, int], list[Event]],
+    *,
+    question: Hashable | None = None,
 ) -> list[dict[str, Any]]:
-    """The candidates ``decide`` accepts in ``state``, in their order, each once."""
-    verdicts = _verdicts(state, decide)
+    """The candidates ``decide`` accepts in ``state``, in their order, each once.
+
+    With a ``question`` (a value that, with the state, fixes every candidate: the role asking), the answer
+    is kept and given back whole when the same question is asked about an equal state; ``candidates`` is
+    then never iterated. The answer is shared: read it, never change it.
+    """
+    _, _, verdicts, answers = _record(state, decide)
+    if question is not None and question in answers:
+        return answers[question]
     kept: list[dict[str, Any]] = []
     met: set[str] = set()
     for command in candidates:
@@ -82,4 +98,6 @@ def legal(
             verdicts[key] = accepted
         if accepted:
             kept.append(command)
+    if question is not None:
+        answers[question] = kept
     return kept

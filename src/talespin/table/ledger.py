@@ -84,13 +84,27 @@ PHYSICAL_DICE: Final = ("players", "gm")
 at a real table), or only the GM."""
 
 
+_PLAIN: Final = (str, int, float, bool, type(None))
+"""The types of a command's leaves: nothing in them can be secret, so they are not looked into."""
+
+
 def is_secret(value: Any) -> bool:
-    """Whether a command (or any part of it) carries ``"visibility": "gm"``."""
+    """Whether a command (or any part of it) carries ``"visibility": "gm"``.
+
+    >>> is_secret({"do": "note", "text": "x", "visibility": "gm"}), is_secret({"do": "test", "hero": "Ann"})
+    (True, False)
+    >>> is_secret({"do": "opposed_test", "attacker": {"hero": "Ann", "visibility": "gm"}})
+    True
+    """
     if isinstance(value, Mapping):
-        return value.get("visibility") == "gm" or any(is_secret(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(is_secret(v) for v in value)
-    return False
+        if value.get("visibility") == "gm":
+            return True
+        parts: Iterable[Any] = value.values()
+    elif isinstance(value, list | tuple):
+        parts = value
+    else:
+        return False
+    return any(type(part) not in _PLAIN and is_secret(part) for part in parts)
 
 
 def system_event(stored: StoredEvent) -> Event:
@@ -189,6 +203,11 @@ class Ledger:
     """The rule system's legal commands by ``(role, version)``, newest version only (kept by :mod:`.legal`):
     found once per version for the GM's true state and once for the state every player knows, however
     many viewers ask."""
+    offers_memo: tuple[int, list[dict[str, Any]], list[tuple[dict[str, Any], frozenset[str]]]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The version, the players' legal commands at it and those a player could be offered, each with the
+    characters it acts for (kept by :mod:`.legal`): each player's list is cut from it by ownership."""
 
     @property
     def system(self) -> AnySystem:

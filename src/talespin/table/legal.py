@@ -56,17 +56,39 @@ def system_legal(ledger: Ledger, role: Role) -> list[dict[str, Any]]:
     return found
 
 
+def _player_offers(ledger: Ledger) -> list[tuple[dict[str, Any], frozenset[str]]]:
+    """The players' legal commands that some player could be offered, each with the characters it acts for.
+
+    A command is offered to a player only if it acts for characters (all of them that player's), is no
+    join of the system's and carries nothing GM-only. All of that but the owner is the same for every
+    player, so it is decided once per version (:attr:`.Ledger.offers_memo`) and each player's list is
+    cut from it by ownership alone. When the system gives back the very list it gave before (it found the
+    players' state equal to one it searched), the offers found from that list are kept too.
+    """
+    found = system_legal(ledger, "player")
+    memo = ledger.offers_memo
+    if memo is not None and (memo[0] == ledger.version or memo[1] is found):
+        ledger.offers_memo = (ledger.version, found, memo[2])
+        return memo[2]
+    system, state = ledger.system, ledger.release.state
+    offers = []
+    for command in found:
+        if command["do"] in system.joins or is_secret(command):
+            continue
+        acting = system.actors(state, command)
+        if acting:
+            offers.append((command, frozenset(acting)))
+    ledger.offers_memo = (ledger.version, found, offers)
+    return offers
+
+
 def legal_json(ledger: Ledger, viewer: Viewer) -> list[dict[str, Any]]:
     """Every complete command ``viewer`` may send now (see the module's docstring)."""
-    role: Role = "gm" if viewer.is_gm else "player"
-    system = ledger.system
     if viewer.is_gm:
-        return [*system_legal(ledger, role), *_table_commands(ledger)]
-    state = ledger.release.state
-    mine: list[dict[str, Any]] = []
-    for command in system_legal(ledger, role):
-        acting = system.actors(state, command)
-        owned = all(ledger.owner_of(name) == viewer.player_id for name in acting)
-        if acting and owned and command["do"] not in system.joins and not is_secret(command):
-            mine.append(command)
-    return mine
+        return [*system_legal(ledger, "gm"), *_table_commands(ledger)]
+    owner = ledger.owner_of
+    return [
+        command
+        for command, acting in _player_offers(ledger)
+        if all(owner(name) == viewer.player_id for name in acting)
+    ]

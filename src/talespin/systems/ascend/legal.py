@@ -57,4 +57,4 @@ def legal_commands(state: AscendState, role: Role) -> list[dict[str, Any]]:
     every verdict of the search before it.
     """
     probe = replace(state, tests=0, narrated=0)
-    return legal(probe, _candidates(probe, role), decide)
+    return legal(probe, _candidates(probe, role), decide, question=role)

@@ -66,4 +66,4 @@ def _candidates(state: GameState, role: Role) -> Iterator[dict[str, Any]]:
 
 def legal_commands(state: GameState, role: Role) -> list[dict[str, Any]]:
     """Every command ``role`` may send now that the rules accept (a player's: characters' commands only)."""
-    return legal(state, _candidates(state, role), decide)
+    return legal(state, _candidates(state, role), decide, question=role)
