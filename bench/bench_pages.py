@@ -2,17 +2,20 @@
 
 A real ``talespin serve`` process (SQLite) holds one Ascend campaign: the GM and four players, each player
 handed a hero of their own (five heroes well into play: 4 Traits, 3 Backgrounds, 3 Aids each). Commands (an
-Ascend Test of the GM's hero, server dice) are sent over HTTP one at a time; after each, the benchmark waits
-until every open page shows a new version and the server's CPU has gone quiet, so each command's whole
-aftermath is counted and none is merged with the next.
+Ascend Test of the GM's hero, server dice) are sent over HTTP one at a time at a steady pace, one every
+:data:`PACE` seconds with pages open or not, each once every open page shows the last; the count runs from a
+quiet server to a quiet server, so every command's whole aftermath is counted. The same pace both ways
+matters: a server's idle work between commands (its timers, the collector's short passes) and waking up to
+a command cost CPU too, and a benchmark that waited longer with pages open (a quiet window after each
+command, and five pages to draw on a busy machine) charged that idle time to the pages.
 
 * ``table_cpu_per_command``: the server's CPU seconds (``/proc``: user + system, every thread) per command
   with no page open: the command itself.
 * ``table_cpu_per_command_with_5_pages``: the same with the GM's page and the four players' pages open in
   headless Chromium (Playwright, ``/usr/bin/chromium``), each holding its WebSocket and doing after every
-  live event whatever the shipped page does (today: re-fetch the state and ask for the odds of its Test).
-  The pages are the real ones, so the figure follows the page as it changes: they now get the state over
-  the WebSocket with each event and ask for odds only when the Test or the hero's sheet changes.
+  live event whatever the shipped page does. The pages are the real ones, so the figure follows the page
+  as it changes: today each gets a command's events and its state in one frame (``?state=1&batch=1``) and
+  asks for odds only when its Test or the hero's sheet changes.
 * ``table_pages_vs_no_pages``: the second over the first (target ≤ 2).
 * ``page_ready_10k_events``: seconds from opening the GM's page of a 10,000-event campaign (written into the
   server's SQLite file beforehand, ``tests/browser/long_campaign.py``) until it is usable: the newest
@@ -39,10 +42,10 @@ Figure = float | int | str
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-COMMANDS = 20
-"""Commands with the pages open: at a few ms of CPU each, 20 are counted in 10–20 of ``/proc``'s ticks."""
-COMMANDS_ALONE = 40
-"""More commands without pages: each costs a few ms, and ``/proc`` counts CPU time in 10 ms ticks."""
+COMMANDS = 80
+"""Commands each way: at a few ms of CPU each, counted in tens of ``/proc``'s 10 ms ticks."""
+PACE = 0.25
+"""Seconds from one command to the next, with pages or without (five pages show a command in about 0.1 s)."""
 PLAYERS = 4
 HEROES = ["Susan", "Ann", "Bo", "Cyra", "Dov"]
 BROWSER_TESTS = Path(__file__).resolve().parents[1] / "tests" / "browser"
@@ -106,15 +109,19 @@ def _shown(pages: list[Any]) -> list[str]:
     return [str(page.eval_on_selector("#version", "e => e.textContent")) for page in pages]
 
 
-def _settle(server: Server, pages: list[Any], before: list[str]) -> None:
-    """Wait until every page shows another version than ``before`` and the server has gone quiet."""
-    deadline = time.monotonic() + SETTLE_LIMIT
+def _shown_again(pages: list[Any], before: list[str]) -> None:
+    """Wait until every page shows another version than ``before``."""
     for page, shown in zip(pages, before, strict=True):
         page.wait_for_function(
             "v => (document.querySelector('#version')?.textContent ?? v) !== v",
             arg=shown,
             timeout=SETTLE_LIMIT * 1000,
         )
+
+
+def _settle(server: Server) -> None:
+    """Wait until the server has gone quiet: less than :data:`QUIET_CPU_SECONDS` in a window."""
+    deadline = time.monotonic() + SETTLE_LIMIT
     before_cpu = server.cpu_seconds()
     while time.monotonic() < deadline:
         time.sleep(QUIET_WINDOW)
@@ -126,14 +133,26 @@ def _settle(server: Server, pages: list[Any], before: list[str]) -> None:
 
 
 def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: int) -> float:
+    """The server's CPU per command over ``commands`` commands sent at a steady pace.
+
+    One command every :data:`PACE` seconds (later only if the pages have not all shown the last one yet),
+    with or without pages: the same pace both ways, so the server's idle work between commands (its
+    timers and the collector's passes, about 2–3 ms a second) and the cost of waking up to each command
+    count alike in both figures. The count runs from a quiet server to a quiet server, so every command's
+    whole aftermath is in it.
+    """
     for page in pages:  # loaded: the state and the log are in
         page.wait_for_function("() => /\\d/.test(document.querySelector('#version')?.textContent ?? '')")
-    _settle(server, [], [])
+    _settle(server)
     started = server.cpu_seconds()
+    due = time.monotonic()
     for _ in range(commands):
+        time.sleep(max(0.0, due - time.monotonic()))
+        due = max(due + PACE, time.monotonic())
         before = _shown(pages)
         table.command(TEST)
-        _settle(server, pages, before)
+        _shown_again(pages, before)
+    _settle(server)
     return (server.cpu_seconds() - started) / commands
 
 
@@ -168,7 +187,7 @@ def run() -> dict[str, Figure]:
     server = Server("sqlite").start()
     try:
         table = _Table(server)
-        alone = _cpu_per_command(server, table, [], COMMANDS_ALONE)
+        alone = _cpu_per_command(server, table, [], COMMANDS)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
