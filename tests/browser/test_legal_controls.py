@@ -2,8 +2,9 @@
 
 Each control for a listed command carries the command it sends as ``data-command``; in real states, for
 players and for the GM, every enabled one is an entry of the ``legal`` that ``GET /state`` answers that
-viewer, the page's rolled choices cover the list's, and a command the rules refuse (acting twice in a row on
-a Complex Obstacle, acting for another player's character) has no enabled control.
+viewer, the page's rolled choices (Inciting Incident) or Tests (Ascend) cover the list's, and a command the
+rules refuse (acting twice in a row on a Complex Obstacle, acting for another player's character or hero,
+defending with no opposed Test proposed, a step of an extended Test not under way) has no enabled control.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ READ = """async () => {
       JSON.parse(b.dataset.command),
     ),
     actor: document.querySelector("#actor")?.value || null,
+    hero: document.querySelector("#hero")?.value || null,
+    tested: [...document.querySelectorAll("#tested option")].map((o) => o.value),
   };
 }"""
 
@@ -153,3 +156,188 @@ def test_inciting_incident_controls_follow_legal(new_page: Any, table: Any) -> N
     seen = _check(gm)
     assert {"do": "decisive_action", "character": "Bram", "talent": "Mechanics"} in seen["offered"]
     assert {"do": "end_scene"} in seen["offered"]
+
+
+SUSAN = {
+    "name": "Susan",
+    "skills": {"Athletics": 3},
+    "convictions": {"Never again": 2},
+    "traits": {"Agility": 3},
+    "backgrounds": {"Avanus": 1},
+}
+TOM = {
+    "name": "Tom",
+    "skills": {"Lore": 4, "Stealth": 2},
+    "convictions": {"Curious": 1},
+    "traits": {"Wits": 3},
+}
+
+SEND = """async (command) => {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const base = `/api/campaigns/${p.get("campaign")}`;
+  const headers = { Authorization: `Bearer ${p.get("token")}`, "Content-Type": "application/json" };
+  const { version } = await (await fetch(`${base}/state`, { headers })).json();
+  const res = await fetch(`${base}/commands`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ command, expected_version: version }),
+  });
+  return { status: res.status, body: await res.json() };
+}"""
+
+SWEEP = """() => {
+  const roll = document.querySelector("#roll-test");
+  const tested = document.querySelector("#tested");
+  const was = tested.value;
+  const seen = [];
+  for (const option of tested.options) {
+    tested.value = option.value;
+    tested.dispatchEvent(new Event("change"));
+    const command = roll.dataset.command ? JSON.parse(roll.dataset.command) : null;
+    seen.push({ command, enabled: !roll.disabled });
+  }
+  tested.value = was;
+  tested.dispatchEvent(new Event("change"));
+  return seen;
+}"""
+
+
+def _send(page: Any, command: dict[str, Any]) -> None:
+    """Send ``command`` through the HTTP API with the token of ``page``'s viewer; the table accepts it."""
+    answer = page.evaluate(SEND, command)
+    assert answer["status"] == 200, answer
+
+
+def _tested(value: str) -> dict[str, str]:
+    """A ``#tested`` option's value (``skill:Athletics``) as commands name it: ``{"skill": "Athletics"}``."""
+    kind, _, name = value.partition(":")
+    return {kind: name}
+
+
+def _acting(command: dict[str, Any]) -> str | None:
+    """The hero an Ascend command acts for (the attacker of an opposed Test); None for the GM's own."""
+    hero = command.get("attacker", command).get("hero")
+    return hero if command["do"] != "award_narration" else None
+
+
+def _check_ascend(page: Any) -> dict[str, Any]:
+    """Every enabled control is in ``legal``; the chosen hero's Tests cover the list's; through each Tested
+    choice, the Roll button is enabled exactly when ``legal`` holds the command it would send."""
+    seen = _settled(page)
+    legal = seen["legal"]
+    for command in seen["offered"]:
+        assert command in legal, f"the page offers {command}, which legal does not hold: {legal}"
+    hero = seen["hero"]
+    tests = [{"do": "test", "hero": hero, **_tested(value)} for value in seen["tested"]]
+    for command in legal:
+        if command["do"] == "test" and command["hero"] == hero:
+            assert command in tests, f"the page's Tests for {hero} leave out {command}: {tests}"
+    for roll in page.evaluate(SWEEP):
+        assert roll["enabled"] == (roll["command"] in legal), f"the Roll button: {roll}, legal: {legal}"
+    return seen
+
+
+def _refused(seen: dict[str, Any], *commands: dict[str, Any]) -> None:
+    """Each of ``commands`` is one the rules refuse this viewer now: not in its list, and not offered."""
+    for command in commands:
+        assert command not in seen["legal"], f"legal holds {command}"
+        assert command not in seen["offered"], f"the page offers {command}"
+
+
+def test_ascend_controls_follow_legal(new_page: Any, table: Any) -> None:
+    """Plain Tests, an extended Test open and over, an opposed Test proposed, exceptional narration asked
+    for: for two players and the GM, the Ascend page's controls are the list's entries, no more."""
+    # rule: AS-TEST-1, AS-EXT-1, AS-OPP-1, AS-POOL-3
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Legal Tests", "ascend")
+    gm.goto(gm_link)
+    bea = _player(new_page, table, invite, "Bea", SUSAN)
+    cal = _player(new_page, table, invite, "Cal", TOM)
+    expect(gm.locator("#people")).to_contain_text("Tom")
+
+    # Nothing under way: each player rolls, opposes or asks for its own hero only; no one defends or steps.
+    athletics = {"do": "test", "hero": "Susan", "skill": "Athletics"}
+    lore = {"do": "test", "hero": "Tom", "skill": "Lore"}
+    propose = {
+        "do": "opposed_test",
+        "attacker": {"hero": "Susan", "skill": "Athletics"},
+        "defender": {"hero": "Tom"},
+    }
+    seen = _check_ascend(bea)
+    assert athletics in seen["offered"]
+    assert {"do": "request_narration", "hero": "Susan"} in seen["offered"]
+    assert all(_acting(c) == "Susan" for c in seen["offered"])
+    _refused(
+        seen,
+        lore,
+        {"do": "request_narration", "hero": "Tom"},
+        {"do": "defend", "hero": "Susan", "skill": "Athletics"},
+        {"do": "extended_step", "hero": "Susan", "skill": "Athletics"},
+        {"do": "withdraw_opposed"},
+    )
+    expect(bea.locator("#extended-step")).to_be_hidden()
+    bea.check("#opposed")
+    expect(bea.locator("#defender")).to_have_value("Tom")
+    seen = _check_ascend(bea)
+    assert propose in seen["offered"]
+    bea.uncheck("#opposed")
+    seen = _check_ascend(cal)
+    assert lore in seen["offered"]
+    assert all(_acting(c) == "Tom" for c in seen["offered"])
+    _refused(seen, athletics, {"do": "defend", "hero": "Tom", "skill": "Lore"})
+    seen = _check_ascend(gm)
+    _refused(seen, {"do": "end_extended"}, {"do": "withdraw_opposed"})
+
+    # An extended Test open: each player's Roll counts a step for its own hero, and sends it.
+    _send(gm, {"do": "extended_test", "goal": 30, "limit": 3})
+    expect(bea.locator("#extended-step")).to_be_checked()
+    step = {"do": "extended_step", "hero": "Susan", "skill": "Athletics"}
+    seen = _check_ascend(bea)
+    assert step in seen["offered"]
+    _refused(seen, {"do": "extended_step", "hero": "Tom", "skill": "Lore"})
+    bea.click("#roll-test")
+    expect(gm.locator("#stat-extended")).to_contain_text("1 of 3 Tests")
+    expect(cal.locator("#extended-step")).to_be_checked()
+    seen = _check_ascend(cal)
+    assert {"do": "extended_step", "hero": "Tom", "skill": "Lore"} in seen["offered"]
+    _refused(seen, step)
+    assert {"do": "end_extended"} in _check_ascend(gm)["offered"]
+
+    # Susan opposes Tom: only Tom's player resists; nobody proposes another; the GM may withdraw it.
+    _send(bea, propose)
+    expect(cal.locator("#opposed-waiting")).to_contain_text("Choose Tom's side")
+    seen = _check_ascend(cal)
+    assert {"do": "defend", "hero": "Tom", "skill": "Lore"} in seen["offered"]
+    expect(cal.locator("#opposed")).to_be_hidden()
+    expect(cal.locator("#withdraw-opposed")).to_have_count(0)
+    expect(bea.locator("#opposed-waiting")).to_contain_text("waits for Tom's side")
+    seen = _check_ascend(bea)
+    _refused(seen, {"do": "defend", "hero": "Susan", "skill": "Athletics"}, propose)
+    expect(bea.locator("#opposed")).to_be_hidden()
+    seen = _check_ascend(gm)
+    assert {"do": "withdraw_opposed"} in seen["offered"]
+    expect(gm.locator("#withdraw-opposed")).to_be_enabled()
+    cal.click("#roll-test")
+    expect(gm.locator('#log .event[data-type="OpposedTestDecided"]')).to_have_count(1)
+    seen = _check_ascend(cal)
+    _refused(seen, {"do": "defend", "hero": "Tom", "skill": "Lore"})
+    _refused(_check_ascend(gm), {"do": "withdraw_opposed"})
+
+    # The extended Test closed: no step for anyone; a plain Test again.
+    _send(gm, {"do": "end_extended"})
+    expect(gm.locator("#stat-extended")).to_contain_text("Extended Test (over)")
+    for page, hero, skill in ((bea, "Susan", "Athletics"), (cal, "Tom", "Lore")):
+        expect(page.locator("#extended-step")).to_be_hidden()
+        seen = _check_ascend(page)
+        assert {"do": "test", "hero": hero, "skill": skill} in seen["offered"]
+        _refused(seen, {"do": "extended_step", "hero": hero, "skill": skill})
+    _refused(_check_ascend(gm), {"do": "end_extended"})
+
+    # Susan asks for exceptional narration: she may not ask twice; the GM may grant or decline it.
+    bea.click("#ask-exceptional")
+    expect(bea.locator("#exceptional-status")).to_contain_text("waiting for the GM")
+    expect(bea.locator("#ask-exceptional")).to_be_hidden()
+    _refused(_check_ascend(bea), {"do": "request_narration", "hero": "Susan"})
+    seen = _check_ascend(gm)
+    assert {"do": "award_narration", "hero": "Susan", "grant": False} in seen["offered"]
+    assert {"do": "request_narration", "hero": "Tom"} in _check_ascend(cal)["offered"]

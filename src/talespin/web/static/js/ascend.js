@@ -1,8 +1,16 @@
 // The Ascend Test builder: pick what is Tested, the one Trait, Background and Aid of the Dice Pool, the
 // narration level and the Invoked items; see the odds of this choice and the ranked advice (from the odds
 // endpoint) before rolling.
+//
+// What may be rolled now is the server's to say, never decided here: the Roll button (a Test, an extended
+// Test's step, an opposed Test proposed, or the defender's side of one), asking for exceptional narration
+// and withdrawing an opposed Test are enabled only while the state's `legal` list holds the command's core
+// (who acts, what is Tested, at whom; see legal.js), and carry it as `data-command`. The Dice Pool (Trait,
+// Background, Aid, Invoke, narration), the Difficulty, physical dice and a blind roll are the sender's, on
+// top of that core. The hero selector still lists every hero this page acts for, so odds can be browsed.
 
 import { distributionChart } from "./chart.js";
+import { canonical, Legal, offer } from "./legal.js";
 import { mountDefender } from "./opposed.js";
 import { resultPanel, showResult } from "./result.js";
 import { changeGate, fill, h, parseFaces, pct } from "./ui.js";
@@ -28,7 +36,7 @@ export function mountAscend(root, ctx) {
   const opposedAsked = changeGate();
   let controlled = new Set(); // the heroes this page acts for
   let pending = null; // an opposed Test waiting for its defender (AS-OPP-1)
-  let defending = false; // … and this page controls that defender
+  let defending = false; // … and this page makes that defender's choices, as the server's list lets it
   let view = {};
   const heroSel = h("select", { id: "hero" });
   const testedSel = h("select", { id: "tested" });
@@ -57,7 +65,10 @@ export function mountAscend(root, ctx) {
   const current = h("div", { id: "test-odds", "aria-live": "polite" });
   const opposed = h("input", { id: "opposed", type: "checkbox" });
   const opposedOdds = h("p.odds", { id: "opposed-odds", "aria-live": "polite" });
-  const defender = mountDefender(() => showOpposed());
+  const defender = mountDefender(() => {
+    offerRoll();
+    showOpposed();
+  });
   defender.el.hidden = true;
   const adviceEl = h("div.table-scroll", { id: "advice" });
   const waiting = h("div.notice", { id: "opposed-waiting", hidden: true, "aria-live": "polite" });
@@ -106,6 +117,8 @@ export function mountAscend(root, ctx) {
   );
 
   const $label = () => stepRow.querySelector("#extended-label");
+  /** The server's list of what this viewer may send now (see legal.js). */
+  const legal = () => ctx.legal || new Legal([]);
   const sheet = () => (heroes.find((x) => (x.sheet || x).name === heroSel.value) || {}).sheet || {};
 
   function fillHero() {
@@ -148,7 +161,10 @@ export function mountAscend(root, ctx) {
       narration.value = "narrated";
       fillInvokes();
     }
-    askButton.hidden = !hero || awarded || asked || claimable;
+    // Asking is offered while the server's list holds it (the hero holds no award and has not asked yet);
+    // where the player claims exceptional narration with the Test itself there is nothing to ask for.
+    const asking = offer(askButton, legal(), { do: "request_narration", hero });
+    askButton.hidden = !asking || claimable;
     awardStatus.textContent = claimable
       ? ""
       : awarded
@@ -159,7 +175,7 @@ export function mountAscend(root, ctx) {
   }
 
   async function ask() {
-    if (heroSel.value) await ctx.send({ do: "request_narration", hero: heroSel.value });
+    await ctx.send({ do: "request_narration", hero: heroSel.value });
   }
 
   function fillInvokes() {
@@ -499,20 +515,71 @@ export function mountAscend(root, ctx) {
     return out;
   }
 
+  /** What is Tested, as a command names it: `{skill: name}` or `{conviction: name}` (`{}` before a choice). */
+  function tested() {
+    if (!testedSel.value) return {};
+    const [kind, name] = testedSel.value.split(/:(.*)/s);
+    return { [kind]: name };
+  }
+
+  /** The heroes the server's list lets `hero` oppose now, each once (none while one waits, AS-OPP-1). */
+  function opponents(hero) {
+    const names = [];
+    for (const e of legal().offers({ do: "opposed_test" }))
+      if (e.attacker?.hero === hero && !names.includes(e.defender?.hero)) names.push(e.defender.hero);
+    return names;
+  }
+
+  /** What the Roll button sends: the defender's side, an opposed Test proposed, an extended step, a Test. */
+  function rolling() {
+    if (defending) return "defend";
+    if (opposed.checked && !opposedRow.hidden) return "opposed_test";
+    return !stepRow.hidden && stepBox.checked ? "extended_step" : "test";
+  }
+
+  /** The core of the command the Roll button sends, as the server's list spells it: who acts and what is
+   *  Tested, and for an opposed Test who resists (the Dice Pool and the rest are the sender's). */
+  function core() {
+    const side = { hero: heroSel.value, ...tested() };
+    const what = rolling();
+    return what === "opposed_test"
+      ? { do: what, attacker: side, defender: { hero: defender.hero() } }
+      : { do: what, ...side };
+  }
+
+  /** The Roll button is enabled only while the server's list holds the command it would send. */
+  function offerRoll() {
+    offer(rollButton, legal(), core());
+  }
+
+  /**
+   * Show the choices the server's list opens for the chosen hero: counting the Test toward an open extended
+   * Test, opposing another hero (and whom), then offer the Roll button for what it would send.
+   */
+  function showOffers() {
+    const hero = heroSel.value;
+    stepRow.hidden = !legal().offers({ do: "extended_step", hero }).length;
+    const foes = defending ? [] : opponents(hero);
+    opposedRow.hidden = !foes.length;
+    if (opposedRow.hidden) opposed.checked = false;
+    defender.refresh(view, foes);
+    offerRoll();
+  }
+
   async function roll() {
+    const what = rolling();
     let command;
     try {
-      command = defending
-        ? { do: "defend", ...spec() }
-        : opposed.checked
-          ? { do: "opposed_test", attacker: spec(), defender: defender.spec() }
-          : { do: !stepRow.hidden && stepBox.checked ? "extended_step" : "test", ...spec() };
+      command =
+        what === "opposed_test"
+          ? { do: what, attacker: spec(), defender: defender.spec() }
+          : { do: what, ...spec() };
     } catch (err) {
       ctx.say(`Physical dice: ${err.message}`, "error");
       return;
     }
-    if (opposed.checked && !defending) delete command.attacker.required;
-    if (defending) delete command.required;
+    if (what === "opposed_test") delete command.attacker.required;
+    if (what === "defend") delete command.required;
     if (blind.checked) command.visibility = "gm";
     const res = await ctx.send(command);
     if (!res) return;
@@ -531,22 +598,25 @@ export function mountAscend(root, ctx) {
   /** AS-OPP-1: an opposed Test waiting for its defender: this page chooses that side, or waits for it. */
   function showWaiting() {
     waiting.hidden = !pending;
-    opposedRow.hidden = Boolean(pending);
-    if (pending) opposed.checked = false;
     rollButton.textContent = rollLabel();
     if (!pending) {
       fill(waiting);
       return;
     }
     const what = pending.attacker.skill || pending.attacker.conviction || "a Test";
-    const withdraw =
-      ctx.role === "gm"
-        ? h(
-            "button.secondary.small",
-            { type: "button", id: "withdraw-opposed", onclick: () => ctx.send({ do: "withdraw_opposed" }) },
-            "Withdraw it",
-          )
-        : null;
+    const withdrawal = { do: "withdraw_opposed" };
+    const withdraw = legal().allows(withdrawal)
+      ? h(
+          "button.secondary.small",
+          {
+            type: "button",
+            id: "withdraw-opposed",
+            "data-command": canonical(withdrawal),
+            onclick: () => ctx.send(withdrawal),
+          },
+          "Withdraw it",
+        )
+      : null;
     fill(
       waiting,
       defending
@@ -564,14 +634,20 @@ export function mountAscend(root, ctx) {
     );
   }
 
-  opposed.addEventListener("change", showOpposed);
+  opposed.addEventListener("change", () => {
+    offerRoll();
+    showOpposed();
+  });
+  stepBox.addEventListener("change", offerRoll);
 
   heroSel.addEventListener("change", () => {
     rollButton.textContent = rollLabel();
     fillHero();
+    showOffers();
     showAward();
     load();
   });
+  testedSel.addEventListener("change", offerRoll);
   for (const el of [testedSel, difficulty, required]) el.addEventListener("change", load);
   narration.addEventListener("change", () => {
     fillInvokes();
@@ -588,12 +664,16 @@ export function mountAscend(root, ctx) {
       view = next;
       controlled = new Set(actors);
       pending = view.pending_opposed || null;
-      defending = Boolean(pending && chooses(pending.defender));
+      // The defender's side is this page's to choose when it controls that hero and the list lets it defend.
+      defending = Boolean(
+        pending &&
+        chooses(pending.defender) &&
+        legal().offers({ do: "defend", hero: pending.defender }).length,
+      );
       showWaiting();
       physicalBox.hidden = ctx.role !== "gm" && ctx.physical === "gm";
       if (physicalBox.hidden) faces.value = "";
       const ext = view.extended;
-      stepRow.hidden = !ext || ext.done;
       if (ext && !ext.done) {
         $label().textContent = `Count this Test toward the extended Test (${ext.successes ?? "?"} of ${ext.goal} successes, ${ext.tests}${ext.limit ? ` of ${ext.limit}` : ""} Tests)`;
       }
@@ -606,11 +686,11 @@ export function mountAscend(root, ctx) {
         heroes.map((x) => h("option", { value: (x.sheet || x).name }, (x.sheet || x).name)),
       );
       if ([...heroSel.options].some((o) => o.value === keep)) heroSel.value = keep;
-      defender.refresh(view, heroSel.value);
       rollButton.textContent = rollLabel();
       const had = testedSel.value;
       fillHero();
       if (had && [...testedSel.options].some((o) => o.value === had)) testedSel.value = had;
+      showOffers();
       showAward();
       load();
     },

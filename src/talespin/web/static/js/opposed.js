@@ -1,5 +1,7 @@
 // The defending side of an opposed Ascend Test (AS-OPP-1): who resists, with what, the Dice Pool they use
-// and the items they Invoke when their narration earns it (AS-POOL rules, as for the attacking side). The Test builder supplies the attacking side; the odds of winning come from the odds endpoint.
+// and the items they Invoke when their narration earns it (AS-POOL rules, as for the attacking side). The
+// Test builder supplies the attacking side and whom it may oppose (the server's `legal` list names them);
+// the odds of winning come from the odds endpoint.
 
 import { fill, h } from "./ui.js";
 
@@ -9,7 +11,7 @@ const KINDS = [
   ["aids", "Aid", "aid"],
 ];
 
-/** mountDefender(onChange) → {el, refresh(view, attacker), spec(), numbers(), ready()}. */
+/** mountDefender(onChange) → {el, refresh(view, resisting), spec(), numbers(), ready()}. */
 export function mountDefender(onChange) {
   let heroes = [];
   const heroSel = h("select", { id: "defender" });
@@ -129,19 +131,18 @@ export function mountDefender(onChange) {
 
   return {
     el,
-    /** The heroes of the view; the resisting side stays as chosen, or is the first who is not `attacker`. */
-    refresh(view, attacker) {
+    /**
+     * The heroes of the view, and `resisting`: the names the attacker may oppose now, as the server's list
+     * gives them. The resisting side stays as chosen while it is among them, or is the first of them.
+     */
+    refresh(view, resisting) {
       heroes = view.heroes || [];
-      const names = heroes.map((x) => (x.sheet || x).name);
       const keep = heroSel.value;
       fill(
         heroSel,
-        names.map((n) => h("option", { value: n }, n)),
+        resisting.map((n) => h("option", { value: n }, n)),
       );
-      const pick =
-        keep && keep !== attacker && names.includes(keep)
-          ? keep
-          : names.find((n) => n !== attacker) || names[0];
+      const pick = resisting.includes(keep) ? keep : resisting[0];
       if (pick) heroSel.value = pick;
       fillHero();
     },
