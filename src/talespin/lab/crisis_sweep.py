@@ -10,8 +10,10 @@ waiting on memory as little as possible:
   reads the window of levels above once for the whole block (two levels per read under the shipped rules,
   where every action adds at least 2) instead of once per level.
 * **A contiguous window.** Each level is stored twice, at slots ``l % period`` and ``l % period + period``
-  (``period`` = the largest Crisis one action adds + the block − 1 … + 1), so the levels a block reaches are
-  one slice and every transition is a matrix product over it, with no gathering.
+  (``period``: one more than the most Crisis an action adds, plus the block's levels but one), so the
+  levels a block reaches are one slice and every transition is a matrix product over it, with no
+  gathering. Levels at or past the cap are all worth the cap's value: products weigh them at once
+  (:class:`Capped`) instead of reading them.
 * **A running maximum.** A character's options are folded into its best value as each is produced
   (``np.maximum(..., out=...)``), never all kept first; the best over the characters allowed to act next is
   written straight into the ring.
@@ -61,7 +63,6 @@ class Board:
 
     terminal: FloatArray  # the value of a beaten obstacle at Crisis 0..cap
     shape: tuple[int, int, int]  # (attempts + 1, Obstruction + 1, sets of Talents used)
-    width: int  # one more than the largest Crisis one action adds
     low: int  # the fewest attempts still in play
     shrink: npt.NDArray[np.int64]  # the Obstruction after an automatic Regular Action, per Obstruction
     auto: int  # the Crisis an automatic Regular Action adds
@@ -101,7 +102,7 @@ class Character:
     dec_span: tuple[tuple[int, int], ...]  # per Obstruction, the Crisis window its failures fall in
     shift: int | None  # the repeat extra when it only shifts Crisis (then ``memo`` is used), else None
     memo: FloatArray | None = None  # (shift + block, R, half): values without the extra, by level
-    blocks: dict[tuple[int, int, int], FloatArray] = field(default_factory=dict)
+    blocks: dict[tuple[int, int, int], tuple[FloatArray, FloatArray]] = field(default_factory=dict)
     """The tables laid out for a block of levels, by (table, row, levels): see :meth:`_stagger`."""
 
     @classmethod
@@ -155,31 +156,42 @@ class Character:
             steps += [k0 for k0, k1 in self.dec_span if k0 < k1]
         return min(steps)
 
-    def _stagger(self, key: int, row: int, table: FloatArray, levels: int) -> FloatArray:
+    def reach(self, auto: int) -> int:
+        """One more than the most Crisis any of the character's actions adds: the levels it reads."""
+        ends = [auto + 1]
+        if self.bits:
+            ends += [self.k1, int(self.success.max()) + 1, max(k1 for _, k1 in self.dec_span)]
+        return max(ends)
+
+    def _stagger(self, key: int, row: int, table: FloatArray, levels: int) -> tuple[FloatArray, FloatArray]:
         """``table`` (R rows over consecutive Crisis offsets) laid out for a block: ``(levels·R, K +
         levels − 1)``, the rows of level ``d`` shifted ``d`` columns right, so that one product over the
-        window gives every level of the block. Built once per table and block size."""
+        window gives every level of the block; and the sums of each row's columns from each one on (for
+        :meth:`Capped.split`). Built once per table and block size."""
         found = self.blocks.get((key, row, levels))
         if found is None:
             rolls, span = table.shape
-            found = np.zeros((levels, rolls, span + levels - 1))
+            staggered = np.zeros((levels, rolls, span + levels - 1))
             for d in range(levels):
-                found[d, :, d : d + span] = table
-            found = found.reshape(levels * rolls, -1)
-            self.blocks[(key, row, levels)] = found
+                staggered[d, :, d : d + span] = table
+            staggered = staggered.reshape(levels * rolls, -1)
+            tails = np.zeros((levels * rolls, span + levels))
+            tails[:, :-1] = np.cumsum(staggered[:, ::-1], axis=1)[:, ::-1]
+            found = self.blocks[(key, row, levels)] = (staggered, tails)
         return found
 
-    def _regular(self, live: FloatArray, levels: int, x: int, outs: list[FloatArray]) -> None:
+    def _regular(self, live: FloatArray, levels: int, x: int, outs: list[FloatArray], capped: Capped) -> None:
         """Each roll's Regular Action value (repeat index ``x``) at the block's ``levels`` lowest levels of
         ``live`` into ``outs[d]`` (``(R, half)``: the half of the states where the roll's Talent is used),
-        from ``live[k]`` = the values ``k`` levels above the block's lowest (only attempts in play)."""
+        from ``live[k]`` = the values ``k`` levels above the block's lowest."""
         _, attempts1, tops, count = live.shape
         rolls = len(self.bits)
-        reach = self.k1 - self.k0 + levels - 1
-        failed = self._stagger(0, x, self.fail[x], levels) @ live[self.k0 : self.k0 + reach].reshape(
-            reach, -1
+        read, beyond = capped.split(self._stagger(0, x, self.fail[x], levels), self.k0)
+        reach = read.shape[1]
+        failed = (read @ live[self.k0 : self.k0 + reach].reshape(reach, -1)).reshape(
+            levels, rolls, attempts1, tops, count
         )
-        failed = failed.reshape(levels, rolls, attempts1, tops, count)
+        beyond = beyond.reshape(levels, rolls)
         for gx, k, reduce, which in self.groups:
             if gx != x:
                 continue
@@ -192,6 +204,8 @@ class Character:
                     out = outs[d][j].reshape(attempts1, tops, -1)
                     _runs(out, bit)[...] = _half(failed[d, j], bit, 1)
                     out += done[d, :, g]
+                    if beyond[d, j]:
+                        out += beyond[d, j]
 
     def prime(self, ring: FloatArray, period: int, cap: int, block: int) -> None:
         """Weigh the levels ``cap .. cap + shift − 1`` (all at the cap's value, so weighed once) into
@@ -202,22 +216,25 @@ class Character:
         for level in range(cap, cap + self.shift):
             if level == cap:
                 slot = level % period
-                self._regular(ring[slot : slot + period], 1, 0, [self.memo[level % len(self.memo)]])
+                window, capped = ring[slot : slot + period], Capped(0, float(ring[slot].flat[0]))
+                self._regular(window, 1, 0, [self.memo[level % len(self.memo)]], capped)
             else:
                 self.memo[level % len(self.memo)] = self.memo[cap % len(self.memo)]
 
-    def _regulars(self, live: FloatArray, lo: int, levels: int) -> tuple[list[FloatArray], list[FloatArray]]:
+    def _regulars(
+        self, live: FloatArray, lo: int, levels: int, capped: Capped
+    ) -> tuple[list[FloatArray], list[FloatArray]]:
         """Each level's Regular Action values ``(R, half)`` without and with the repeat extra."""
         rolls, half = len(self.bits), live[0].size // 2
         if self.memo is not None and self.shift is not None:
             depth = len(self.memo)
             fresh = [self.memo[(lo + d) % depth] for d in range(levels)]
-            self._regular(live, levels, 0, fresh)
+            self._regular(live, levels, 0, fresh, capped)
             return fresh, [self.memo[(lo + d + self.shift) % depth] for d in range(levels)]
         fresh = [np.empty((rolls, half)) for _ in range(levels)]
         again = [np.empty((rolls, half)) for _ in range(levels)]
-        self._regular(live, levels, 0, fresh)
-        self._regular(live, levels, 1, again)
+        self._regular(live, levels, 0, fresh, capped)
+        self._regular(live, levels, 1, again, capped)
         return fresh, again
 
     def _decisive(self, window: FloatArray, lo: int, levels: int, terminal: FloatArray) -> FloatArray:
@@ -227,14 +244,17 @@ class Character:
         rolls = len(self.bits)
         spent = np.empty((attempts1 - 1, tops, levels * rolls, count))
         won = self._won(lo, levels, terminal).transpose(2, 0, 1).reshape(tops, levels * rolls, 1)
+        capped = Capped(len(terminal) - 1 - lo, float(terminal[-1]))
         for o, (k0, k1) in enumerate(self.dec_span):  # only the levels a failure at o can reach
             if k0 == k1:
                 spent[:, o] = 0.0
                 continue
-            fewer = window[k0 : k1 + levels - 1, : attempts1 - 1, o].transpose(
+            read, beyond = capped.split(self._stagger(1, o, self.dec_fail[o, :, k0:k1], levels), k0)
+            fewer = window[k0 : k0 + read.shape[1], : attempts1 - 1, o].transpose(
                 1, 0, 2
             )  # (attempts, levels, used)
-            np.matmul(self._stagger(1, o, self.dec_fail[o, :, k0:k1], levels), fewer, out=spent[:, o])
+            np.matmul(read, fewer, out=spent[:, o])
+            won[o, :, 0] += beyond
         spent += won
         return spent
 
@@ -279,7 +299,9 @@ class Character:
             found[0] = float(best[0][board.root])
         if not self.bits:
             return found
-        found |= self._fold_regular(window, lo, best, arg, first, board.root if at_root else None)
+        capped = Capped(len(board.terminal) - 1 - lo, float(board.terminal[-1]))
+        root = board.root if at_root else None
+        found |= self._fold_regular(window, lo, capped, best, arg, first, root)
         found |= self._fold_decisive(window, lo, best, arg, board, first, at_root)
         return found
 
@@ -287,6 +309,7 @@ class Character:
         self,
         live: FloatArray,
         lo: int,
+        capped: Capped,
         best: FloatArray,
         arg: IntArray | None,
         first: int,
@@ -294,7 +317,7 @@ class Character:
     ) -> dict[int, float]:
         """Fold each roll's Regular Action into ``best``; with ``root`` (a live state) each one's value there
         at level ``lo``."""
-        fresh, again = self._regulars(live, lo, len(best))
+        fresh, again = self._regulars(live, lo, len(best), capped)
         option = np.empty(best.shape[1:])
         found: dict[int, float] = {}
         for j, bit in enumerate(self.bits):
@@ -339,6 +362,22 @@ class Character:
             if at_root and ra > 0:
                 found.update({1 + rolls + j: float(spent[ra - 1, ro, j, ru]) for j in range(rolls)})
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class Capped:
+    """Where a window reaches the Crisis cap: from index ``edge`` on, every level is worth ``value`` in every
+    state, so a product weighs those levels at once instead of reading them."""
+
+    edge: int
+    value: float
+
+    def split(self, staggered: tuple[FloatArray, FloatArray], start: int) -> tuple[FloatArray, FloatArray]:
+        """A staggered table's columns read the window from index ``start``: the columns still to be read
+        (at least one), and what the others add to each row."""
+        table, tails = staggered
+        cut = min(table.shape[1], max(self.edge - start, 1))
+        return table[:, :cut], tails[:, cut] * self.value
 
 
 def _runs(values: FloatArray, bit: int) -> npt.NDArray[np.void]:
@@ -387,7 +426,7 @@ def sweep(characters: list[Character], board: Board, keep_policy: bool) -> Swept
     terminal, low, root = board.terminal, board.low, board.root
     cap, n = len(terminal) - 1, len(characters)
     block = max(1, min([MOST_LEVELS_AT_ONCE] + [c.least(board.auto) for c in characters]))
-    period = board.width + block - 1
+    period = max(c.reach(board.auto) for c in characters) + block - 1
     live = (board.shape[0] - low, *board.shape[1:])
     ring = np.full((n, 2 * period, *live), terminal[cap])  # only the attempts still in play
     for i, character in enumerate(characters):

@@ -343,7 +343,7 @@ def solve(
     with threadpool_limits(limits=1, user_api="blas"):
         swept = sweep(
             [Character.of(ms, top + 1, width, rules.crisis.repeated_talent) for ms in moves],
-            _board(party, spot, rules, terminal, width, bits),
+            _board(party, spot, rules, terminal, bits),
             keep_policy,
         )
     values = {actions[k]: v for k, v in sorted(swept.values.items())}
@@ -371,13 +371,8 @@ def _last(party: Sequence[Member], spot: Spot) -> int:
     return len(party) if spot.last_actor is None else [m.name for m in party].index(spot.last_actor)
 
 
-def _board(  # noqa: PLR0917 -- the solve's own inputs, passed on
-    party: Sequence[Member],
-    spot: Spot,
-    rules: Rules,
-    terminal: FloatArray,
-    width: int,
-    bits: dict[tuple[str, str], int],
+def _board(
+    party: Sequence[Member], spot: Spot, rules: Rules, terminal: FloatArray, bits: dict[tuple[str, str], int]
 ) -> Board:
     """The obstacle as the sweep sees it: its slabs, the automatic action and the spot's own state."""
     top, attempts = spot.obstruction, spot.attempts_left
@@ -389,7 +384,6 @@ def _board(  # noqa: PLR0917 -- the solve's own inputs, passed on
     return Board(
         terminal=terminal,
         shape=(attempts + 1, top + 1, 1 << len(bits)),
-        width=width,
         low=low,
         shrink=shrink,
         auto=action_crisis(rules.crisis.auto, 0, rules=rules),
