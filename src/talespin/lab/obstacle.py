@@ -269,9 +269,9 @@ def solve_size(
     """What solving ``spot`` up to Crisis ``cap`` would need, counted without building anything.
 
     Memory counts the ring of Crisis levels a block of levels reaches (two copies of ``width + block − 1``
-    levels per character, :mod:`.crisis_sweep`), one character's products over a block, the values kept
-    for the repeat extra, the best values of every character over a block and, with ``keep_policy``, the
-    policy.
+    levels per character, :mod:`.crisis_sweep`, of the attempts still in play), one character's products
+    over a block, the values kept for the repeat extra, the best values of every character over a block
+    and, with ``keep_policy``, the policy.
     """
     talents = sum(len(m.talents) for m in party)
     sets = [1 << len(m.modifiers_of(t)) for m in party for t, _ in m.talents]
@@ -292,7 +292,9 @@ def solve_size(
     levels = max(cap - min(spot.crisis, cap), 0)
     block = max(1, min(least_crisis(rules), MOST_LEVELS_AT_ONCE))
     memo = (max(rules.crisis.repeated_talent, 0) + block) * sum(rolls_of) // 2  # values kept for the repeat
-    floats = slab * (2 * n * (width + block - 1) + block * (4 * max(rolls_of, default=0) + n) + 1 + memo)
+    beaten = rules.complex.last_attempt_beats and spot.attempts_left > 0  # no attempt left: not kept
+    ring = 2 * n * (width + block - 1) * (slab - slab // (spot.attempts_left + 1) * beaten)
+    floats = ring + slab * (block * (4 * max(rolls_of, default=0) + n) + 1 + memo)
     memory = 8 * floats + (2 * (n * block + (cap + 1) * (n + 1)) * slab if keep_policy else 0)
     return SolveSize(states, levels * slab * sum(rolls_of), memory, most)
 
