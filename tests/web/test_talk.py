@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from table_sheets import ADA
 from web_support import Campaign, bearer
@@ -137,3 +138,29 @@ def test_a_whisper_feeds_no_chain(client: TestClient) -> None:
         assert all("head" not in e and "prev" not in e for e in whispers)
         chain = [row for row in verify_export(record).record if row.what == "hash chain"]
         assert chain and all(row.status == "verified" for row in chain), chain
+
+
+def test_a_player_removed_while_its_socket_opens_is_closed_out(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A removal committed after the socket's token was checked but before its backlog was read is in no
+    live frame; the socket still closes (4403) instead of staying open to a player without a seat."""
+    ii = Campaign.create(client, "ii")
+    bea, bea_id = _join(ii, "Bea")
+    service = client.app.state.service  # type: ignore[attr-defined]
+    reading = service.marked_backlog
+
+    def removed_first(*args: Any) -> Any:
+        monkeypatch.setattr(service, "marked_backlog", reading)
+        gm = service.viewer(ii.id, ii.gm_token)
+        service.remove_player(ii.id, gm, bea_id)
+        return reading(*args)
+
+    monkeypatch.setattr(service, "marked_backlog", removed_first)
+    for query in ("", "&state=1&batch=1"):
+        with client.websocket_connect(f"{ii.base}/ws?token={bea}{query}") as bea_ws:
+            bea_ws.send_json({"kind": "ping"})  # an open socket would answer it (and fail at once)
+            closed = bea_ws.receive()
+            assert closed == {"type": "websocket.close", "code": 4403, "reason": ""}, closed
+        monkeypatch.setattr(service, "marked_backlog", removed_first)
+        bea, bea_id = _join(ii, f"Bea {len(query)}")

@@ -535,6 +535,12 @@ class TableService:
             missed = events_after(ledger, viewer, after) if after is not None else []
             return ledger.version, version_for(ledger, viewer), missed, head(ledger, viewer)
 
+    def seated(self, campaign_id: str, viewer: Viewer) -> bool:
+        """Whether ``viewer`` still has its seat: the GM always, a player until it is removed."""
+        campaign = self._campaign(campaign_id)
+        with campaign.lock:
+            return viewer.is_gm or viewer.player_id not in campaign.ledger.removed
+
     def visible(self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]) -> list[dict[str, Any]]:
         """Freshly appended events as ``viewer`` may see them (for live updates)."""
         campaign = self._campaign(campaign_id)

@@ -184,17 +184,26 @@ class _Feed:
         if state is not None:
             self.sent_state = state
 
-    async def backlog(self, after: int | None) -> None:
-        """The events after ``after`` (as the viewer counts them), then the state when asked for."""
+    async def backlog(self, after: int | None) -> bool:
+        """The events after ``after`` (as the viewer counts them), then the state when asked for;
+        ``False`` (and the socket closed) if the viewer lost its seat before the backlog was read.
+
+        A removal committed before the backlog was read is in no live frame (their versions are at most
+        :attr:`mark`), so the seat is looked at once the mark is taken: a removal after that arrives live.
+        """
         self.mark, _, missed, _ = await run_in_threadpool(
             self.service.marked_backlog, self.campaign_id, self.viewer, after
         )
+        if not await run_in_threadpool(self.service.seated, self.campaign_id, self.viewer):
+            await self.websocket.close(code=4403)
+            return False
         if not self.batch:
             await self.send(missed, now=False)
-            return
+            return True
         chunks = [missed[i : i + BACKLOG_BATCH] for i in range(0, len(missed), BACKLOG_BATCH)] or [[]]
         for number, chunk in enumerate(chunks, start=1):
             await self.send(chunk, now=False, last=number == len(chunks))
+        return True
 
     async def forward(self, frame: Frame) -> bool:
         """Send one queued frame as the viewer may see it; ``False`` once the socket is closed."""
@@ -244,7 +253,8 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
         batch=websocket.query_params.get("batch") == "1",
     )
     try:
-        await feed.backlog(after)
+        if not await feed.backlog(after):
+            return
         receiving = asyncio.ensure_future(websocket.receive())
         while True:
             getting = asyncio.ensure_future(subscriber.queue.get())
