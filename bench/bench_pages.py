@@ -1,10 +1,12 @@
 """What open pages cost the server: CPU seconds per command with and without five real table pages.
 
-A real ``talespin serve`` process (SQLite) holds one Ascend campaign: the GM and four players, each player
-handed a hero of their own (five heroes well into play: 4 Traits, 3 Backgrounds, 3 Aids each). Commands (an
-Ascend Test of the GM's hero, server dice) are sent over HTTP one at a time at a steady pace, one every
-:data:`PACE` seconds with pages open or not, each once every open page shows the last; the count runs from a
-quiet server to a quiet server, so every command's whole aftermath is counted. The same pace both ways
+A real ``talespin serve`` process (SQLite) holds two equal Ascend campaigns: the GM and four players, each
+player handed a hero of their own (five heroes well into play: 4 Traits, 3 Backgrounds, 3 Aids each); the
+five pages are open on one of them only. Commands (an Ascend Test of the GM's hero, server dice) are sent
+over HTTP one at a time, by turns 20 to each campaign (80 each in all, so a change of load on the shared
+machine weighs on both alike), at a steady pace, one every :data:`PACE` seconds with pages open or not,
+each once every open page shows the last; each turn's count runs from a quiet server to a quiet server, so
+every command's whole aftermath is counted. The same pace both ways
 matters: a server's idle work between commands (its timers, the collector's short passes) and waking up to
 a command cost CPU too, and a benchmark that waited longer with pages open (a quiet window after each
 command, and five pages to draw on a busy machine) charged that idle time to the pages.
@@ -42,8 +44,10 @@ Figure = float | int | str
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-COMMANDS = 80
-"""Commands each way: at a few ms of CPU each, counted in tens of ``/proc``'s 10 ms ticks."""
+COMMANDS = 20
+"""Commands a turn on each campaign: at a few ms of CPU each, counted in ``/proc``'s 10 ms ticks."""
+ROUNDS = 4
+"""Turns on each campaign: 80 commands each way in all."""
 PACE = 0.25
 """Seconds from one command to the next, with pages or without (five pages show a command in about 0.1 s)."""
 PLAYERS = 4
@@ -132,8 +136,8 @@ def _settle(server: Server) -> None:
     raise RuntimeError("the server did not go quiet after a command")
 
 
-def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: int) -> float:
-    """The server's CPU per command over ``commands`` commands sent at a steady pace.
+def _cpu_seconds(server: Server, table: _Table, pages: list[Any], commands: int) -> float:
+    """The server's CPU seconds over ``commands`` commands on ``table`` sent at a steady pace.
 
     One command every :data:`PACE` seconds (later only if the pages have not all shown the last one yet),
     with or without pages: the same pace both ways, so the server's idle work between commands (its
@@ -141,8 +145,6 @@ def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: 
     count alike in both figures. The count runs from a quiet server to a quiet server, so every command's
     whole aftermath is in it.
     """
-    for page in pages:  # loaded: the state and the log are in
-        page.wait_for_function("() => /\\d/.test(document.querySelector('#version')?.textContent ?? '')")
     _settle(server)
     started = server.cpu_seconds()
     due = time.monotonic()
@@ -153,7 +155,22 @@ def _cpu_per_command(server: Server, table: _Table, pages: list[Any], commands: 
         table.command(TEST)
         _shown_again(pages, before)
     _settle(server)
-    return (server.cpu_seconds() - started) / commands
+    return server.cpu_seconds() - started
+
+
+def _cpu_per_command(server: Server, alone: _Table, watched: _Table, pages: list[Any]) -> tuple[float, float]:
+    """CPU per command on ``alone`` (no page open) and on ``watched`` (its five pages open), by turns.
+
+    :data:`ROUNDS` rounds, each :data:`COMMANDS` commands on one campaign and then on the other, so a
+    change of load on the shared machine weighs on both figures alike.
+    """
+    for page in pages:  # loaded: the state and the log are in
+        page.wait_for_function("() => /\\d/.test(document.querySelector('#version')?.textContent ?? '')")
+    spent = {"alone": 0.0, "watched": 0.0}
+    for _ in range(ROUNDS):
+        spent["alone"] += _cpu_seconds(server, alone, [], COMMANDS)
+        spent["watched"] += _cpu_seconds(server, watched, pages, COMMANDS)
+    return spent["alone"] / (ROUNDS * COMMANDS), spent["watched"] / (ROUNDS * COMMANDS)
 
 
 def _page_ready(browser: Any) -> float:
@@ -178,7 +195,7 @@ def _page_ready(browser: Any) -> float:
 
 
 def run() -> dict[str, Figure]:
-    """Measure the command alone, then with five pages open, on one server."""
+    """Measure the command alone and with five pages open, by turns, on one server."""
     if not CHROMIUM.exists():
         return {"table_pages": "SKIPPED: /usr/bin/chromium is missing (make test installs it)"}
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -186,8 +203,7 @@ def run() -> dict[str, Figure]:
 
     server = Server("sqlite").start()
     try:
-        table = _Table(server)
-        alone = _cpu_per_command(server, table, [], COMMANDS)
+        alone, table = _Table(server), _Table(server)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
@@ -196,18 +212,19 @@ def run() -> dict[str, Figure]:
                     page = browser.new_context().new_page()  # one person each: its own storage
                     page.goto(server.url + link)
                     pages.append(page)
-                with_pages = _cpu_per_command(server, table, pages, COMMANDS)
+                per_command, with_pages = _cpu_per_command(server, alone, table, pages)
                 ready = _page_ready(browser)
             finally:
                 browser.close()
         table.http.close()
+        alone.http.close()
     finally:
         server.stop()
     return {
         "table_pages": len(table.links()),
-        "table_cpu_per_command": round(alone, 5),
+        "table_cpu_per_command": round(per_command, 5),
         "table_cpu_per_command_with_5_pages": round(with_pages, 5),
-        "table_pages_vs_no_pages": round(with_pages / alone, 2),
+        "table_pages_vs_no_pages": round(with_pages / per_command, 2),
         "page_ready_10k_events": round(ready, 3),
     }
 
