@@ -527,19 +527,19 @@ class TableService:
     def marked_backlog(
         self, campaign_id: str, viewer: Viewer, after: int | None
     ) -> tuple[int, int, list[dict[str, Any]], str]:
-        """:meth:`backlog` with, first, the log's own version it reached (where live updates take over)."""
+        """:meth:`backlog` with, first, the log's own version it reached (where live updates take over).
+
+        A player removed by then is refused (:class:`Unauthorized`), checked under the same lock as the mark
+        is taken: its token may have been checked before the removal, whose event is then in no live frame.
+        """
         self.refresh(campaign_id)  # another process may have committed what this one has not heard of
         campaign = self._campaign(campaign_id)
         with campaign.lock:
             ledger = campaign.ledger
+            if not viewer.is_gm and viewer.player_id in ledger.removed:
+                raise Unauthorized("this player was removed from the table")
             missed = events_after(ledger, viewer, after) if after is not None else []
             return ledger.version, version_for(ledger, viewer), missed, head(ledger, viewer)
-
-    def seated(self, campaign_id: str, viewer: Viewer) -> bool:
-        """Whether ``viewer`` still has its seat: the GM always, a player until it is removed."""
-        campaign = self._campaign(campaign_id)
-        with campaign.lock:
-            return viewer.is_gm or viewer.player_id not in campaign.ledger.removed
 
     def visible(self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]) -> list[dict[str, Any]]:
         """Freshly appended events as ``viewer`` may see them (for live updates)."""

@@ -33,7 +33,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from ..store.port import StoredEvent
-from ..table import TableError, TableService, Viewer
+from ..table import TableError, TableService, Unauthorized, Viewer
 from ..table.views import json_text
 from .errors import error_body, status_of
 from .messages import answer
@@ -188,13 +188,14 @@ class _Feed:
         """The events after ``after`` (as the viewer counts them), then the state when asked for;
         ``False`` (and the socket closed) if the viewer lost its seat before the backlog was read.
 
-        A removal committed before the backlog was read is in no live frame (their versions are at most
-        :attr:`mark`), so the seat is looked at once the mark is taken: a removal after that arrives live.
+        A removal committed before the backlog was read is in no live frame (its version is at most
+        :attr:`mark`), so the backlog refuses a removed player; a removal after that arrives live.
         """
-        self.mark, _, missed, _ = await run_in_threadpool(
-            self.service.marked_backlog, self.campaign_id, self.viewer, after
-        )
-        if not await run_in_threadpool(self.service.seated, self.campaign_id, self.viewer):
+        try:
+            self.mark, _, missed, _ = await run_in_threadpool(
+                self.service.marked_backlog, self.campaign_id, self.viewer, after
+            )
+        except Unauthorized:
             await self.websocket.close(code=4403)
             return False
         if not self.batch:
