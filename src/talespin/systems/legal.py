@@ -24,7 +24,7 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .errors import RulesError
 from .protocol import Command, Event
@@ -42,9 +42,19 @@ STATES_REMEMBERED = 8
 
 _canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 """A candidate's canonical JSON text (one encoder for all: making one per call costs more than encoding)."""
-_Record = tuple[object, Callable[..., Any], dict[str, bool], dict[Hashable, list[dict[str, Any]]]]
-"""A state decided, its ``decide``, each candidate's verdict there (by canonical JSON text), and each
-whole answer given there (by question)."""
+
+
+class _Record(NamedTuple):
+    """What was found in one state decided."""
+
+    state: object
+    decide: Callable[..., Any]
+    verdicts: dict[str, bool]
+    """Each candidate's verdict there, by its canonical JSON text."""
+    answers: dict[Hashable, list[dict[str, Any]]]
+    """Each whole answer given there, by question."""
+
+
 _remembered: deque[_Record] = deque(maxlen=STATES_REMEMBERED)
 _remembering = threading.Lock()
 
@@ -54,13 +64,13 @@ def _record(state: object, decide: Callable[..., Any]) -> _Record:
     if there is none)."""
     with _remembering:
         for record in _remembered:
-            if record[0] is state and record[1] is decide:
+            if record.state is state and record.decide is decide:
                 return record
         for record in _remembered:
-            known, decided_by = record[0], record[1]
-            if decided_by is decide and type(known) is type(state) and known == state:
+            known = record.state
+            if record.decide is decide and type(known) is type(state) and known == state:
                 return record
-        record = (state, decide, {}, {})
+        record = _Record(state, decide, {}, {})
         _remembered.appendleft(record)
         return record
 

@@ -203,10 +203,10 @@ class Ledger:
     """The rule system's legal commands by ``(role, version)``, newest version only (kept by :mod:`.legal`):
     found once per version for the GM's true state and once for the state every player knows, however
     many viewers ask."""
-    offers_memo: tuple[int, list[dict[str, Any]], list[tuple[dict[str, Any], frozenset[str]]]] | None = field(
+    offers_memo: tuple[list[dict[str, Any]], list[tuple[dict[str, Any], frozenset[str]]]] | None = field(
         default=None, compare=False, repr=False
     )
-    """The version, the players' legal commands at it and those a player could be offered, each with the
+    """The players' legal commands last found and those a player could be offered, each with the
     characters it acts for (kept by :mod:`.legal`): each player's list is cut from it by ownership."""
 
     @property

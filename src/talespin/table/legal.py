@@ -61,15 +61,15 @@ def _player_offers(ledger: Ledger) -> list[tuple[dict[str, Any], frozenset[str]]
 
     A command is offered to a player only if it acts for characters (all of them that player's), is no
     join of the system's and carries nothing GM-only. All of that but the owner is the same for every
-    player, so it is decided once per version (:attr:`.Ledger.offers_memo`) and each player's list is
-    cut from it by ownership alone. When the system gives back the very list it gave before (it found the
-    players' state equal to one it searched), the offers found from that list are kept too.
+    player, so it is decided once for all of them and each player's list is cut from it by ownership
+    alone. The offers are kept with the list they came from
+    (:attr:`.Ledger.offers_memo`): while the system gives back that very list (the same version, or a
+    players' state equal to one it searched), they stand.
     """
     found = system_legal(ledger, "player")
     memo = ledger.offers_memo
-    if memo is not None and (memo[0] == ledger.version or memo[1] is found):
-        ledger.offers_memo = (ledger.version, found, memo[2])
-        return memo[2]
+    if memo is not None and memo[0] is found:
+        return memo[1]
     system, state = ledger.system, ledger.release.state
     offers = []
     for command in found:
@@ -78,7 +78,7 @@ def _player_offers(ledger: Ledger) -> list[tuple[dict[str, Any], frozenset[str]]
         acting = system.actors(state, command)
         if acting:
             offers.append((command, frozenset(acting)))
-    ledger.offers_memo = (ledger.version, found, offers)
+    ledger.offers_memo = (found, offers)
     return offers
 
 
