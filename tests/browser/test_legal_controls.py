@@ -96,15 +96,23 @@ def _player(new_page: Any, table: Any, invite: str, name: str, sheet: dict[str, 
     return page
 
 
+def _table_of_three(
+    new_page: Any, table: Any, system: str, bea_sheet: dict[str, Any], cal_sheet: dict[str, Any]
+) -> tuple[Any, Any, Any]:
+    """The GM's page and two players' (Bea and Cal, each with a character of their own), all seated."""
+    gm = new_page()
+    gm_link, invite = table.create_campaign(gm, "Legal Controls", system)
+    gm.goto(gm_link)
+    bea = _player(new_page, table, invite, "Bea", bea_sheet)
+    cal = _player(new_page, table, invite, "Cal", cal_sheet)
+    expect(gm.locator("#people")).to_contain_text(cal_sheet["name"])
+    return gm, bea, cal
+
+
 def test_inciting_incident_controls_follow_legal(new_page: Any, table: Any) -> None:
     """A Simple and a Complex Obstacle, for two players and the GM: controls are legal's entries, no more."""
     # rule: II-SIMPLE-4, II-COMPLEX-5
-    gm = new_page()
-    gm_link, invite = table.create_campaign(gm, "Legal Controls", "inciting-incident")
-    gm.goto(gm_link)
-    bea = _player(new_page, table, invite, "Bea", ADA)
-    cal = _player(new_page, table, invite, "Cal", BRAM)
-    expect(gm.locator("#people")).to_contain_text("Bram")
+    gm, bea, cal = _table_of_three(new_page, table, "inciting-incident", ADA, BRAM)
 
     # No scene: the GM may start one (of each kind) but not end one or present an obstacle.
     seen = _check(gm)
@@ -248,12 +256,7 @@ def test_ascend_controls_follow_legal(new_page: Any, table: Any) -> None:
     """Plain Tests, an extended Test open and over, an opposed Test proposed, exceptional narration asked
     for: for two players and the GM, the Ascend page's controls are the list's entries, no more."""
     # rule: AS-TEST-1, AS-EXT-1, AS-OPP-1, AS-POOL-3
-    gm = new_page()
-    gm_link, invite = table.create_campaign(gm, "Legal Tests", "ascend")
-    gm.goto(gm_link)
-    bea = _player(new_page, table, invite, "Bea", SUSAN)
-    cal = _player(new_page, table, invite, "Cal", TOM)
-    expect(gm.locator("#people")).to_contain_text("Tom")
+    gm, bea, cal = _table_of_three(new_page, table, "ascend", SUSAN, TOM)
 
     # Nothing under way: each player rolls, opposes or asks for its own hero only; no one defends or steps.
     athletics = {"do": "test", "hero": "Susan", "skill": "Athletics"}
