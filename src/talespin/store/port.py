@@ -24,6 +24,7 @@ the same code; one with another fingerprint is never handed out.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -144,14 +145,24 @@ LinkHandler = Callable[[bool], None]
 class ChangeFeed(Protocol):
     """Announcements of committed appends, from every process that writes to the same store.
 
-    Announcements are hints, never the record: a handler reads the events themselves from the store. While
-    the link is down nothing is announced, so :data:`LinkHandler` is told ``True`` after each (re)connection,
-    and that is when a process catches every campaign it holds up from the store.
+    Announcements are hints, never the record: a handler reads the events themselves from the store. Only
+    the campaigns watched (:meth:`watch`) are announced. While the link is down nothing is announced, so
+    :data:`LinkHandler` is told ``True`` after each (re)connection, and that is when a process catches every
+    campaign it holds up from the store.
     """
 
     @property
     def linked(self) -> bool:
         """Whether the feed is listening right now."""
+        ...
+
+    def watch(self, campaign_id: str) -> Future[None]:
+        """Announce the campaign's commits from now on, until as many :meth:`unwatch`; the future is done
+        once announcements of it flow (or at once while the link is down)."""
+        ...
+
+    def unwatch(self, campaign_id: str) -> None:
+        """One watch of the campaign fewer; with none left its commits are no longer announced."""
         ...
 
     def start(self, on_change: ChangeHandler, on_link: LinkHandler) -> None:

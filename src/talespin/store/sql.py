@@ -5,9 +5,9 @@ or the machine, and every write transaction starts with ``BEGIN IMMEDIATE`` so c
 the lock instead of failing half-way. Both databases enforce the primary key ``(campaign_id, version)``:
 a second writer of the same version gets :class:`~.port.VersionConflict` and nothing is written.
 
-On PostgreSQL every append also announces itself with ``NOTIFY`` inside its own transaction, and
-:meth:`SqlStore.changes` hands out the LISTEN side (:mod:`.notify`); SQLite has no such machinery, so its
-processes rely on :meth:`SqlStore.head`, the cheap check of a campaign's latest version.
+On PostgreSQL every append also announces itself with ``NOTIFY`` on its campaign's channel inside its own
+transaction, and :meth:`SqlStore.changes` hands out the LISTEN side (:mod:`.notify`); SQLite has no such
+machinery, so its processes rely on :meth:`SqlStore.head`, the cheap check of a campaign's latest version.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from ..extras import require
 from .batch import GroupCommit
 from .migrate import upgrade
-from .notify import PostgresFeed, announcement, channel_for
+from .notify import PostgresFeed, announcement, campaign_channel, channel_for
 from .port import (
     CampaignRecord,
     ChangeFeed,
@@ -246,7 +246,8 @@ class SqlStore:
         if expected_version == 0 and not self._exists(campaign_id):
             raise UnknownCampaign(f"no campaign has id {campaign_id!r}")
         if self._channel is not None:
-            return self._append_announced(campaign_id, expected_version, new, at)
+            channel = campaign_channel(self._channel, campaign_id)
+            return self._append_announced(campaign_id, expected_version, new, at, channel)
         return self._write(
             campaign_id,
             expected_version,
@@ -255,9 +256,10 @@ class SqlStore:
         )
 
     def _append_announced(
-        self, campaign_id: str, expected_version: int, new: Sequence[NewEvent], at: str
+        self, campaign_id: str, expected_version: int, new: Sequence[NewEvent], at: str, channel: str
     ) -> list[StoredEvent]:
-        """PostgreSQL's append, straight to psycopg on a pooled connection: one statement, in autocommit.
+        """PostgreSQL's append, straight to psycopg on a pooled connection: one statement, in autocommit,
+        announced on ``channel``.
 
         The statement is :func:`_append_and_announce`'s (rows and ``pg_notify`` together, atomic and
         committed when it returns); only SQLAlchemy's work around it is skipped: compiling the parameters,
@@ -286,7 +288,7 @@ class SqlStore:
                 s.at,
                 s.schema,
             ]
-        parameters += [self._channel, announcement(campaign_id, stored[-1].version)]
+        parameters += [channel, announcement(campaign_id, stored[-1].version)]
         statement = _append_and_announce_driver(len(stored))
         pooled = self.engine.raw_connection()
         try:
@@ -343,7 +345,7 @@ class SqlStore:
             connection.execute(insert(events), rows)
         else:  # the rows and their announcement in one statement: one round trip to the server
             parameters = {f"{name}{i}": value for i, row in enumerate(rows) for name, value in row.items()}
-            parameters["channel"] = self._channel
+            parameters["channel"] = campaign_channel(self._channel, campaign_id)
             parameters["payload"] = announcement(campaign_id, stored[-1].version)
             connection.execute(_append_and_announce(len(rows)), parameters)
         return stored

@@ -3,8 +3,8 @@
 ``create_app(store_url)`` opens (and migrates) the store, rebuilds every campaign's state by replay, and
 wires the routes. On PostgreSQL the app also LISTENs for other processes' commits while it runs (the store's
 change feed, started and stopped with the app's lifespan), so several processes can serve one database: a
-commit to a campaign that a socket of this process follows is read and pushed at once; any other campaign
-is brought up to date when next read.
+commit to a campaign that a socket of this process follows is announced, read and pushed at once; the
+others are not announced to this process at all, and are brought up to date when next read.
 Sync route functions run in the server's thread pool, commands in the command lane's (:mod:`.command_lane`);
 the table service serialises commands per campaign.
 See ``contracts.md`` ("The game table over HTTP") for the endpoints and :mod:`.errors` for how every
@@ -79,17 +79,17 @@ def create_app(
     """
     store = open_store(store_url, schema=schema)
     service = TableService(store, seeds=seeds, **dict(sources or {}))
-    hub = Hub()
+    feed = store.changes()
+    hub = Hub(feed)
     service.listen(hub.publish)
     service.load_all()
-    feed = store.changes()
     lane = CommandLane(service)
     collector = SteadyCollector() if steady_collection else None
 
     def heard(campaign_id: str, version: int) -> None:
         # Sockets here wait for the commit: read it now and push it. A campaign no socket of this process
-        # follows is read when next asked for (every read checks the store's newest version first), so a
-        # process does not fold every other process's commits for nobody.
+        # follows is not announced (once its last socket has gone, maybe once more) and is read when next
+        # asked for (every read checks the store's newest version first).
         if hub.watched(campaign_id):
             service.follow(campaign_id, version)
 

@@ -5,6 +5,10 @@ arrive in version order; the hub hands them to each subscriber's event loop with
 endpoint (:func:`serve_socket`) subscribes *before* reading the backlog (``?after=n``), then skips anything
 at or below the version the backlog reached, so a reconnecting client misses nothing and sees nothing twice.
 
+On PostgreSQL the hub watches, through the store's change feed, every campaign a socket of this process
+follows (and only those): a socket reads its backlog once announcements of its campaign flow, so an event
+committed through another process is either in the backlog or announced.
+
 The hub also knows who is connected: whenever someone comes or goes, every socket of the campaign opened
 with ``?presence=1`` gets a presence frame ``{"kind": "presence", "online": [{"who", "name", "role"}]}``
 (``who`` is ``"gm"`` or a player id; a frame without ``type``, so it is never mistaken for an event). A
@@ -26,13 +30,14 @@ import contextlib
 import json
 import threading
 from collections import defaultdict
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from ..store.port import StoredEvent
+from ..store.port import ChangeFeed, StoredEvent
 from ..table import TableError, TableService, Unauthorized, Viewer
 from ..table.views import json_text
 from .errors import error_body, status_of
@@ -45,20 +50,34 @@ Frame = list[StoredEvent] | dict[str, Any]
 """What a subscriber's queue carries: freshly appended events, or a presence frame."""
 
 
+LISTEN_WAIT = 5.0
+"""The longest a new socket waits for its campaign's announcements to flow before reading its backlog."""
+
+
 @dataclass(eq=False, slots=True)
 class _Subscriber:
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue[Frame]
     seat: dict[str, str] | None = None
     presence: bool = False
+    heard: Future[None] | None = None
+    """Done once the campaign's commits through other processes are announced here (``None``: no feed)."""
+
+    async def hearing(self) -> None:
+        """Wait (at most :data:`LISTEN_WAIT`) until other processes' commits reach this subscriber."""
+        if self.heard is not None and not self.heard.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.wrap_future(self.heard), LISTEN_WAIT)
 
 
 class Hub:
-    """Who listens to which campaign; thread-safe."""
+    """Who listens to which campaign; thread-safe. With a change ``feed`` (PostgreSQL), the campaigns
+    followed by a socket are watched on it."""
 
-    def __init__(self) -> None:
+    def __init__(self, feed: ChangeFeed | None = None) -> None:
         self._subscribers: dict[str, set[_Subscriber]] = defaultdict(set)
         self._lock = threading.Lock()
+        self._feed = feed
 
     def subscribe(
         self, campaign_id: str, viewer: Viewer | None = None, *, presence: bool = False
@@ -77,6 +96,8 @@ class Hub:
         subscriber = _Subscriber(asyncio.get_running_loop(), asyncio.Queue(), seat, presence)
         with self._lock:
             self._subscribers[campaign_id].add(subscriber)
+        if self._feed is not None:
+            subscriber.heard = self._feed.watch(campaign_id)
         if seat is not None:
             self._announce(campaign_id)
         return subscriber
@@ -85,6 +106,10 @@ class Hub:
         """Stop delivering to ``subscriber``."""
         with self._lock:
             self._subscribers[campaign_id].discard(subscriber)
+            if not self._subscribers[campaign_id]:
+                del self._subscribers[campaign_id]
+        if self._feed is not None:
+            self._feed.unwatch(campaign_id)
         if subscriber.seat is not None:
             self._announce(campaign_id)
 
@@ -254,6 +279,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
         batch=websocket.query_params.get("batch") == "1",
     )
     try:
+        await subscriber.hearing()  # so that what other processes commit next is announced here
         if not await feed.backlog(after):
             return
         receiving = asyncio.ensure_future(websocket.receive())
