@@ -32,7 +32,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -63,12 +63,16 @@ from .talk import chat_event, hand_event, remove_event
 from .upcast import upcast_stored, written
 from .views import events_after, head, json_text, state_json, version_for, visible_events
 
-__all__ = ["CreatedCampaign", "Joined", "Listener", "TableService"]
+__all__ = ["CreatedCampaign", "Joined", "Listener", "TableService", "Watchers"]
 
 Listener = Callable[[str, list[StoredEvent]], None]
 """Called with a campaign id and the events just appended to it."""
+Watchers = Callable[[str], Collection[Viewer]]
+"""Who is watching a campaign live now (the viewers whose sockets follow it)."""
 
 MAX_NAME = 200
+RENDERED_KEPT = 64
+"""How many renderings made ahead a campaign keeps (a socket takes its own within moments)."""
 ODDS_KEPT = 128
 """How many odds answers a campaign remembers, by (version, role, query): every page asking the same at the
 same version costs one computation."""
@@ -110,6 +114,9 @@ class _Campaign:
     views: dict[tuple[int, str, str | None], dict[str, Any]] = field(default_factory=dict)
     texts: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
     """Each view of :attr:`views` as JSON text, written once for every socket that is sent it."""
+    rendered: OrderedDict[tuple[Viewer, int, int], list[dict[str, Any]]] = field(default_factory=OrderedDict)
+    """What each watching viewer receives of a batch of events (by viewer and the batch's first and last
+    versions), rendered under :attr:`lock` as the batch is taken in (:meth:`TableService.render_ahead`)."""
     outbox: deque[list[StoredEvent]] = field(default_factory=deque)
     """Events taken in and not yet handed to the listeners, oldest first (filled under :attr:`lock`)."""
     announcing: threading.Lock = field(default_factory=threading.Lock)
@@ -150,6 +157,7 @@ class TableService:
         self._campaigns: dict[str, _Campaign] = {}
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
+        self._watchers: Watchers | None = None
 
     def load_all(self) -> int:
         """Rebuild every campaign's ledger from the store (at start-up); returns how many."""
@@ -161,6 +169,12 @@ class TableService:
     def listen(self, listener: Listener) -> None:
         """Tell ``listener`` of every event appended from now on."""
         self._listeners.append(listener)
+
+    def render_ahead(self, watchers: Watchers) -> None:
+        """Render every batch of events taken in for the viewers ``watchers`` names, while the campaign is
+        still held: a live socket then finds its viewer's events ready (:meth:`visible_now`) rather than
+        waiting for the next command to let go of the campaign."""
+        self._watchers = watchers
 
     def _campaign(self, campaign_id: str) -> _Campaign:
         with self._lock:
@@ -431,9 +445,25 @@ class TableService:
         fold(campaign.ledger, stored, campaign.problems)
         if campaign.ledger.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
             self._save_snapshot(campaign)
+        if self._watchers is not None and stored:
+            self._render(campaign, stored, self._watchers(campaign.record.id))
         campaign.outbox.append(stored)
         if announce:
             self._announce(campaign)
+
+    @staticmethod
+    def _render(campaign: _Campaign, stored: list[StoredEvent], viewers: Collection[Viewer]) -> None:
+        """Render ``stored`` for each of ``viewers`` (hold ``campaign.lock``); a failure only leaves the
+        sockets to render it themselves."""
+        first, last = stored[0].version, stored[-1].version
+        rendered = campaign.rendered
+        for viewer in viewers:
+            try:
+                rendered[(viewer, first, last)] = visible_events(campaign.ledger, viewer, stored)
+            except Exception:
+                log.exception("campaign %s: events %d-%d not rendered ahead", campaign.record.id, first, last)
+        while len(rendered) > RENDERED_KEPT:
+            rendered.popitem(last=False)
 
     def _announce(self, campaign: _Campaign) -> None:
         """Hand every queued batch of events to the listeners, oldest first (with or without the campaign's
@@ -558,9 +588,15 @@ class TableService:
     ) -> list[dict[str, Any]] | None:
         """:meth:`visible` without waiting: ``None`` while a command holds the campaign (or it is loading).
 
-        The live feed calls it on the event loop, where waiting would stall every socket; rendering a
-        fresh event is cheap, so most frames skip the trip through a worker thread.
+        The live feed calls it on the event loop, where waiting would stall every socket. The events are
+        usually rendered already, as they were taken in, for every viewer watching (:meth:`render_ahead`);
+        else rendering a fresh event is cheap, so most frames skip the trip through a worker thread.
         """
+        cached = self._campaigns.get(campaign_id)  # one lookup (atomic): never wait on the event loop
+        if cached is not None and stored:
+            ready = cached.rendered.get((viewer, stored[0].version, stored[-1].version))
+            if ready is not None:
+                return list(ready)
         campaign = self._held_now(campaign_id)
         if campaign is None:
             return None

@@ -82,6 +82,7 @@ def create_app(
     feed = store.changes()
     hub = Hub(feed)
     service.listen(hub.publish)
+    service.render_ahead(hub.viewers)
     service.load_all()
     lane = CommandLane(service)
     collector = SteadyCollector() if steady_collection else None

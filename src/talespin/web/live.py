@@ -60,6 +60,7 @@ class _Subscriber:
     queue: asyncio.Queue[Frame]
     seat: dict[str, str] | None = None
     presence: bool = False
+    viewer: Viewer | None = None
     heard: Future[None] | None = None
     """Done once the campaign's commits through other processes are announced here (``None``: no feed)."""
 
@@ -93,7 +94,7 @@ class Hub:
                 "name": "GM" if viewer.is_gm else viewer.name or "",
                 "role": viewer.role,
             }
-        subscriber = _Subscriber(asyncio.get_running_loop(), asyncio.Queue(), seat, presence)
+        subscriber = _Subscriber(asyncio.get_running_loop(), asyncio.Queue(), seat, presence, viewer)
         with self._lock:
             self._subscribers[campaign_id].add(subscriber)
         if self._feed is not None:
@@ -117,6 +118,12 @@ class Hub:
         """Whether any socket of this process follows the campaign now."""
         with self._lock:
             return bool(self._subscribers.get(campaign_id))
+
+    def viewers(self, campaign_id: str) -> set[Viewer]:
+        """Whose sockets follow the campaign now (each viewer once): the service renders what they receive
+        of each new batch of events ahead (:meth:`~talespin.table.TableService.render_ahead`)."""
+        with self._lock:
+            return {s.viewer for s in self._subscribers.get(campaign_id, ()) if s.viewer is not None}
 
     def online(self, campaign_id: str) -> list[dict[str, str]]:
         """Who is connected to the campaign now: one entry per seat, however many sockets it has."""
@@ -255,6 +262,24 @@ async def _close_with_error(websocket: WebSocket, error: Exception) -> None:
     await websocket.close(code=4000 + status_of(error))
 
 
+_GONE: dict[str, Any] = {"kind": "gone"}
+"""Put in a subscriber's queue (this very object) when its client has gone: the socket stops."""
+
+
+async def _reply(websocket: WebSocket, subscriber: _Subscriber) -> None:
+    """Answer every message the client sends (:mod:`.messages`) until it goes, then stop its socket."""
+    try:
+        while True:
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            await websocket.send_json(answer(received))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return  # the connection is gone (or closed under the reply)
+    finally:
+        subscriber.queue.put_nowait(_GONE)
+
+
 async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, campaign_id: str) -> None:
     """Stream a campaign's events to one viewer, first those after ``?after=n``, then each new one."""
     token = websocket.query_params.get("token")
@@ -269,7 +294,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
         return
     await websocket.accept()
     subscriber = hub.subscribe(campaign_id, viewer, presence=websocket.query_params.get("presence") == "1")
-    receiving: asyncio.Future[Any] | None = None
+    replying: asyncio.Future[None] | None = None
     feed = _Feed(
         websocket,
         service,
@@ -282,25 +307,14 @@ async def serve_socket(websocket: WebSocket, service: TableService, hub: Hub, ca
         await subscriber.hearing()  # so that what other processes commit next is announced here
         if not await feed.backlog(after):
             return
-        receiving = asyncio.ensure_future(websocket.receive())
-        while True:
-            getting = asyncio.ensure_future(subscriber.queue.get())
-            done, _ = await asyncio.wait({receiving, getting}, return_when=asyncio.FIRST_COMPLETED)
-            if receiving in done:
-                received = receiving.result()
-                if received["type"] == "websocket.disconnect":
-                    getting.cancel()
-                    return
-                await websocket.send_json(answer(received))  # every message is answered
-                receiving = asyncio.ensure_future(websocket.receive())
-                if getting not in done:
-                    getting.cancel()
-                    continue
-            if not await feed.forward(getting.result()):
+        replying = asyncio.ensure_future(_reply(websocket, subscriber))
+        while True:  # one awaited get per frame: no task, no wait set up for each
+            frame = await subscriber.queue.get()
+            if frame is _GONE or not await feed.forward(frame):
                 return
     except WebSocketDisconnect:
         return
     finally:
-        if receiving is not None:
-            receiving.cancel()
+        if replying is not None:
+            replying.cancel()
         hub.unsubscribe(campaign_id, subscriber)
