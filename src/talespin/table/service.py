@@ -59,16 +59,19 @@ from .salvage import Problem, fold, repaired
 from .shape import check_input
 from .sheet_text import read_sheet_text
 from .snapshots import SNAPSHOT_EVERY, dump, fingerprint, restore
+from .stream import stream
 from .talk import chat_event, hand_event, remove_event
 from .upcast import upcast_stored, written
 from .views import events_after, head, json_text, state_json, version_for, visible_events
 
-__all__ = ["CreatedCampaign", "Joined", "Listener", "TableService", "Watchers"]
+__all__ = ["CreatedCampaign", "Joined", "Listener", "Rendered", "TableService", "Watchers"]
 
 Listener = Callable[[str, list[StoredEvent]], None]
 """Called with a campaign id and the events just appended to it."""
 Watchers = Callable[[str], Collection[Viewer]]
 """Who is watching a campaign live now (the viewers whose sockets follow it)."""
+Rendered = tuple[list[dict[str, Any]], list[str]]
+"""Events as one viewer receives them, and each as JSON text (:func:`~.views.json_text`)."""
 
 MAX_NAME = 200
 RENDERED_KEPT = 64
@@ -114,7 +117,7 @@ class _Campaign:
     views: dict[tuple[int, str, str | None], dict[str, Any]] = field(default_factory=dict)
     texts: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
     """Each view of :attr:`views` as JSON text, written once for every socket that is sent it."""
-    rendered: OrderedDict[tuple[Viewer, int, int], list[dict[str, Any]]] = field(default_factory=OrderedDict)
+    rendered: OrderedDict[tuple[Viewer, int, int], Rendered] = field(default_factory=OrderedDict)
     """What each watching viewer receives of a batch of events (by viewer and the batch's first and last
     versions), rendered under :attr:`lock` as the batch is taken in (:meth:`TableService.render_ahead`)."""
     outbox: deque[list[StoredEvent]] = field(default_factory=deque)
@@ -453,13 +456,22 @@ class TableService:
 
     @staticmethod
     def _render(campaign: _Campaign, stored: list[StoredEvent], viewers: Collection[Viewer]) -> None:
-        """Render ``stored`` for each of ``viewers`` (hold ``campaign.lock``); a failure only leaves the
-        sockets to render it themselves."""
+        """Render ``stored`` for each of ``viewers``, events and JSON text (hold ``campaign.lock``): once for
+        all the players who share a stream (:func:`~.stream.stream`). A failure only leaves the sockets to
+        render the events themselves."""
         first, last = stored[0].version, stored[-1].version
-        rendered = campaign.rendered
+        ledger, rendered = campaign.ledger, campaign.rendered
+        by_stream: dict[int, Rendered] = {}
         for viewer in viewers:
             try:
-                rendered[(viewer, first, last)] = visible_events(campaign.ledger, viewer, stored)
+                shared = None if viewer.is_gm else id(stream(ledger, viewer))
+                done = by_stream.get(shared) if shared is not None else None
+                if done is None:
+                    events = visible_events(ledger, viewer, stored)
+                    done = events, [json_text(event) for event in events]
+                    if shared is not None:
+                        by_stream[shared] = done
+                rendered[(viewer, first, last)] = done
             except Exception:
                 log.exception("campaign %s: events %d-%d not rendered ahead", campaign.record.id, first, last)
         while len(rendered) > RENDERED_KEPT:
@@ -592,11 +604,9 @@ class TableService:
         usually rendered already, as they were taken in, for every viewer watching (:meth:`render_ahead`);
         else rendering a fresh event is cheap, so most frames skip the trip through a worker thread.
         """
-        cached = self._campaigns.get(campaign_id)  # one lookup (atomic): never wait on the event loop
-        if cached is not None and stored:
-            ready = cached.rendered.get((viewer, stored[0].version, stored[-1].version))
-            if ready is not None:
-                return list(ready)
+        ready = self.rendered(campaign_id, viewer, stored)
+        if ready is not None:
+            return list(ready[0])
         campaign = self._held_now(campaign_id)
         if campaign is None:
             return None
@@ -604,6 +614,15 @@ class TableService:
             return visible_events(campaign.ledger, viewer, stored)
         finally:
             campaign.lock.release()
+
+    def rendered(self, campaign_id: str, viewer: Viewer, stored: list[StoredEvent]) -> Rendered | None:
+        """``stored`` as ``viewer`` receives it, events and their JSON texts, if it was rendered as it was
+        taken in (:meth:`render_ahead`); else ``None``. Never waits: the live feed asks on the event loop.
+        The lists are shared: read them, do not change them."""
+        cached = self._campaigns.get(campaign_id)  # one lookup, atomic: no lock to wait for
+        if cached is None or not stored:
+            return None
+        return cached.rendered.get((viewer, stored[0].version, stored[-1].version))
 
     def _held_now(self, campaign_id: str) -> _Campaign | None:
         """The cached campaign with its lock taken, without waiting; ``None`` if that would mean waiting

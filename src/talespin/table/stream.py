@@ -10,13 +10,16 @@ received. Its hash chain (:mod:`.chain`) links these events (whispers excepted) 
 
 A rule-system event reaches a player through the system's ``redact`` (``None`` or a GM-only result: dropped);
 the events of a revealed blind roll are shown as they were recorded, marked public.
+
+Only whispers make two players' streams differ, so the players who have had none share one stream, kept
+once for all of them; a player's first whisper gives it a copy of its own (see :func:`stream`).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 from ..systems import Event
 from .auth import Viewer
@@ -66,6 +69,33 @@ class Stream:
                 self._add(item, event)
         self.seen = len(shown)
 
+    def extend_shared(self, ledger: Ledger) -> None:
+        """:meth:`extend` the stream of every player who has had no whisper, first leaving a copy, as that
+        player's own stream, for each player whose first whisper it meets (the copy takes the whisper in)."""
+        shown = ledger.release.shown
+        for index in range(self.seen, len(shown)):
+            item = shown[index]
+            whispered = _whispered_with(item)
+            if whispered is not None and _key(whispered) not in ledger.streams:
+                ledger.streams[_key(whispered)] = self._fork(whispered, index)
+            event = self._render(ledger, item)
+            if event is not None:
+                self._add(item, event)
+        self.seen = len(shown)
+
+    def _fork(self, player_id: str, seen: int) -> Stream:
+        """A copy of this stream as ``player_id``'s own, having taken in the first ``seen`` items."""
+        heads = replace(self.heads, prev=dict(self.heads.prev), head=dict(self.heads.head))
+        return Stream(
+            player_id,
+            seen,
+            list(self.events),
+            list(self.released_at),
+            dict(self.numbers),
+            dict(self.stand_ins),
+            heads,
+        )
+
     def _add(self, item: Shown, event: dict[str, Any]) -> None:
         number = self.number + 1
         event["version"] = number
@@ -112,11 +142,38 @@ class Stream:
         }
 
 
+SHARED: Final = "players"
+"""The key, among a ledger's streams, of the stream every player shares until its first whisper."""
+
+
+def _key(player_id: str) -> str:
+    return f"player:{player_id}"
+
+
+def _whispered_with(item: Shown) -> str | None:
+    """The player a whisper is with (``None`` for anything else): the one item players see differently."""
+    stored = item.stored
+    if item.revealed or stored.visibility != WHISPER or stored.type not in TABLE_EVENTS:
+        return None
+    partner = stored.data.get("with")
+    return partner if isinstance(partner, str) else None
+
+
 def stream(ledger: Ledger, viewer: Viewer) -> Stream:
-    """The player's stream, brought up to the ledger's newest event."""
-    key = f"player:{viewer.player_id or ''}"
-    found: Stream | None = ledger.streams.get(key)
-    if found is None:
-        found = ledger.streams[key] = Stream(viewer.player_id)
-    found.extend(ledger)
-    return found
+    """The player's stream, brought up to the ledger's newest event.
+
+    Until a player's first whisper, what it receives is exactly what every other player without one
+    receives, so those players share one stream (numbered, rendered and linked once for all of them); at a
+    player's first whisper the shared stream leaves a copy as that player's own, which goes on alone.
+    """
+    own: Stream | None = ledger.streams.get(_key(viewer.player_id or ""))
+    if own is None:
+        shared: Stream | None = ledger.streams.get(SHARED)
+        if shared is None:
+            shared = ledger.streams[SHARED] = Stream(None)
+        shared.extend_shared(ledger)
+        own = ledger.streams.get(_key(viewer.player_id or ""))
+        if own is None:
+            return shared
+    own.extend(ledger)
+    return own

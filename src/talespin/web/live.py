@@ -199,19 +199,24 @@ class _Feed:
             text = await run_in_threadpool(self.service.live_state_text, self.campaign_id, self.viewer)
         return text
 
-    async def send(self, events: list[dict[str, Any]], *, now: bool, last: bool = True) -> None:
-        """Send ``events`` (as this viewer may see them) and, when asked for and ``last``, the state."""
+    async def send(
+        self, events: list[dict[str, Any]], *, now: bool, last: bool = True, texts: list[str] | None = None
+    ) -> None:
+        """Send ``events`` (as this viewer may see them, with their JSON ``texts`` when written already)
+        and, when asked for and ``last``, the state."""
         state = await self.state_text(now=now) if self.with_state and last else None
+        if texts is None:
+            texts = [json_text(event) for event in events]
         if not self.batch:
-            for event in events:
-                await self.websocket.send_text(json_text(event))
+            for text in texts:
+                await self.websocket.send_text(text)
             if state is not None:
                 await self.websocket.send_text(f'{{"kind":"state","state":{state}}}')
             return
         if not events and (state is None or state == self.sent_state):
             return  # nothing new for this viewer: no frame, so nothing hidden shows as a frame
         version = events[-1]["version"] if events else json.loads(state or "{}").get("version", 0)
-        text = f'{{"kind":"batch","version":{json_text(version)},"events":{json_text(events)}'
+        text = f'{{"kind":"batch","version":{json_text(version)},"events":[{",".join(texts)}]'
         await self.websocket.send_text(text + (f',"state":{state}}}' if state is not None else "}"))
         if state is not None:
             self.sent_state = state
@@ -249,6 +254,10 @@ class _Feed:
             return False
         if fresh:
             self.mark = fresh[-1].version
+            ready = self.service.rendered(self.campaign_id, self.viewer, fresh)
+            if ready is not None:  # rendered as it was taken in, the usual case
+                await self.send(ready[0], now=True, texts=ready[1])
+                return True
             shown = self.service.visible_now(self.campaign_id, self.viewer, fresh)
             if shown is None:  # a command holds the campaign: wait for it on a worker thread, not here
                 shown = await run_in_threadpool(self.service.visible, self.campaign_id, self.viewer, fresh)
