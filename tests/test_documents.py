@@ -18,6 +18,8 @@ from talespin.documents import (
     MAX_NODES,
     MAX_TEXT,
     DocumentError,
+    _refuse_first_problem,
+    _within_limits,
     check_value,
     parse_document,
     read_document,
@@ -153,3 +155,37 @@ def test_reading_stops_at_the_size_limit() -> None:
     """/dev/zero is refused after MAX_BYTES bytes, not read to the end."""
     with pytest.raises(DocumentError, match=f"larger than {MAX_BYTES // 1024} KiB"):
         read_document(Path("/dev/zero"))
+
+
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**16), max_value=10**16),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=6),
+    st.sampled_from(["ok", "a\x00b", "\ud800", "tab\tand\nnewline", "x" * (MAX_TEXT + 1)]),
+)
+_KEYS = st.one_of(st.text(max_size=4), st.sampled_from(["k\x07", "y" * (MAX_TEXT + 1)]))
+_DOCUMENTS = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DOCUMENTS, st.integers(min_value=1, max_value=5))
+def test_the_quick_look_and_the_walk_with_paths_agree(value: Any, limit: int) -> None:
+    """check_value passes a document by a walk that makes no paths and explains a refusal by one that
+    does: they agree on every document, so the quick walk passes nothing the careful one refuses."""
+    try:
+        _refuse_first_problem(value, "", limit)
+        refused = False
+    except DocumentError:
+        refused = True
+    assert _within_limits(value, limit) is not refused
+    if refused:
+        with pytest.raises(DocumentError):
+            check_value(value, limit=limit)
+    else:
+        check_value(value, limit=limit)

@@ -169,12 +169,45 @@ def check_nesting(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> None
         pass
 
 
+def _within_limits(value: Any, limit: int) -> bool:
+    """Whether every text, number and nesting inside ``value`` is within limits: :func:`check_value`'s
+    question without the paths, which only a refusal needs (every command asks it; almost none fail)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if len(item) > MAX_TEXT or UNSAFE_CHARACTERS.search(item):
+                return False
+        elif isinstance(item, Mapping):
+            if depth >= limit:
+                return False
+            for key, child in item.items():
+                if isinstance(key, str) and (len(key) > MAX_TEXT or UNSAFE_CHARACTERS.search(key)):
+                    return False
+                stack.append((child, depth + 1))
+        elif isinstance(item, list | tuple):
+            if depth >= limit:
+                return False
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, int | float) and _number_problem(item) is not None:
+            return False
+    return True
+
+
 def check_value(value: Any, path: str = "", *, limit: int = MAX_DEPTH) -> None:
     """Refuse ``value`` with :class:`DocumentError` unless every text, number and nesting is within limits.
 
     Mapping keys are texts like any other. The walk is :func:`nested_values`, so a document past the
-    nesting limit is refused before its deeper levels are looked at.
+    nesting limit is refused before its deeper levels are looked at. A document within every limit is
+    passed by a quicker walk that makes no paths; one that is not is walked again, with paths, to say
+    where its first problem is.
     """
+    if not _within_limits(value, limit):
+        _refuse_first_problem(value, path, limit)
+
+
+def _refuse_first_problem(value: Any, path: str, limit: int) -> None:
+    """Raise :class:`DocumentError` for the first problem met walking ``value`` with paths (if any)."""
     for item, here in nested_values(value, path, limit=limit):
         problem: str | None = None
         code = ""
