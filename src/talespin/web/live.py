@@ -1,7 +1,9 @@
 """Live updates: a hub that fans appended events out to WebSocket connections, per viewer.
 
 The table service calls :meth:`Hub.publish` from a worker thread, inside the campaign's lock, so the events
-arrive in version order; the hub hands them to each subscriber's event loop without blocking. The WebSocket
+arrive in version order; the hub hands them to each subscriber's event loop without blocking. The service
+has already rendered them, events and JSON text, for every viewer the hub names (:meth:`Hub.viewers`), so
+a socket usually sends what is ready, without touching the campaign. The WebSocket
 endpoint (:func:`serve_socket`) subscribes *before* reading the backlog (``?after=n``), then skips anything
 at or below the version the backlog reached, so a reconnecting client misses nothing and sees nothing twice.
 
@@ -20,7 +22,7 @@ event: a frame ``{"kind": "state", "state": {…}}`` (exactly what ``GET /state`
 the backlog and after each batch of new events. Like ``GET /state`` it is cut by :func:`talespin.table.views.
 state_json`, so it carries nothing the viewer may not see; it is built, and written as JSON text, once per
 version and viewer however many pages are open; after live events, on the event loop when the campaign is
-free (as the events are rendered), which costs less than a trip through a worker thread.
+free, which costs less than a trip through a worker thread.
 """
 
 from __future__ import annotations
