@@ -20,11 +20,12 @@ PRESENT = {"do": "simple_obstacle"}
 """The GM presents a Simple Obstacle (II-SIMPLE-4)."""
 
 
-def _played_ii(table: Open) -> Any:
+def _played_ii(table: Open, *, secret_trigger: bool = True) -> Any:
+    """A scene of three Simple Obstacles (the second a blind roll, revealed; the third physical dice)."""
     t = table("ii")
     pia = t.join("Pia")
     t.send(pia, {"do": "add_character", "sheet": ADA})
-    t.send(t.gm, action_scene())
+    t.send(t.gm, action_scene(secret=secret_trigger))
     # rule: II-SIMPLE-3
     t.send(t.gm, PRESENT)
     t.send(pia, {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting"})
@@ -149,8 +150,12 @@ def test_verify_command_exit_codes(files: dict[str, Path]) -> None:
 
 
 def test_a_players_export_checks_seeds_and_the_revealed_blind_roll(table: Open) -> None:
-    """A player's export checks every seed, the blind roll's own, and (all revealed) every roll."""
-    t = _played_ii(table)
+    """A player's export checks every seed, the blind roll's own, and (all revealed) every roll.
+
+    The scene's Trigger is public here: a roll that fires a GM-only Trigger cannot be re-derived from a
+    player's record (it is unverifiable there, not verified), and whether the server's dice bring the
+    Crisis to the Trigger differs from run to run."""
+    t = _played_ii(table, secret_trigger=False)
     pia = next(iter(t.service.ledger(t.id).players))
     record = json.loads(json.dumps(export_json(t.service.ledger(t.id), Viewer("player", pia, "Pia"))))
     report = verify_export(record).to_json()
@@ -158,3 +163,29 @@ def test_a_players_export_checks_seeds_and_the_revealed_blind_roll(table: Open) 
     assert all(row["status"] == "verified" for row in report["seeds"]) and len(report["seeds"]) == 3
     statuses = [row["status"] for row in report["rolls"]]
     assert statuses == ["verified"] * len(statuses) and report["exit_code"] == 0
+
+
+def test_a_roll_that_fires_a_gm_only_trigger_is_unverifiable_from_a_players_export(table: Open) -> None:
+    """The player's record lacks the GM-only Trigger, so the roll that fired it cannot be re-derived there:
+    it is unverifiable (exit 3), never a mismatch; the GM's export verifies the same roll."""
+    t = table("ii")
+    pia = t.join("Pia")
+    t.send(pia, {"do": "add_character", "sheet": ADA})
+    t.send(t.gm, action_scene(secret=True))  # the Trigger fires at Crisis 10
+    t.send(t.gm, {"do": "adjust_crisis", "amount": 9, "reason": "the alarm"})
+    t.send(t.gm, PRESENT)
+    faces = [[3], [4], [2], [2], [5], [1], [3]]
+    roll = {"do": "simple_obstacle", "character": "Ada", "talent": "Piloting", "faces": faces}
+    events = t.send(t.gm, roll)
+    assert "TriggerFired" in [event["type"] for event in events]
+    t.send(t.gm, {"do": "end_scene"})
+    pia_id = next(iter(t.service.ledger(t.id).players))
+    ledger = t.service.ledger(t.id)
+    player = verify_export(json.loads(json.dumps(export_json(ledger, Viewer("player", pia_id, "Pia")))))
+    gm = verify_export(_export(t))
+    assert player.mismatches == 0 and player.exit_code == 3
+    fired = [c for c in player.rolls if c.what == "simple_obstacle (Ada)"]
+    assert [c.status for c in fired] == ["unverifiable"]
+    assert "lacks GM-only entries" in (fired[0].detail or "")
+    assert [c.status for c in player.rolls if c not in fired] == ["verified"] * (len(player.rolls) - 1)
+    assert {c.status for c in gm.rolls} == {"verified"} and gm.exit_code == 0
