@@ -105,6 +105,7 @@ class PostgresFeed:
         self._waiting: dict[str, Future[None]] = {}
         """Futures of campaigns watched but not yet listened to, done once their ``LISTEN`` holds."""
         self._wake_read, self._wake_write = os.pipe()
+        self._closed = False
         os.set_blocking(self._wake_write, False)
 
     @property
@@ -149,16 +150,24 @@ class PostgresFeed:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop the thread and close the connection."""
+        """Stop the thread and close the connection (and the thread's wake-up pipe, once it has ended)."""
         self._stopping.set()
         self._wake()
         if self._thread is not None:
             self._thread.join(timeout=5)
+            if self._thread.is_alive():
+                return  # still closing its connection: it is a daemon, and the pipe goes with the process
+        with self._lock:  # no wake-up is written once the pipe's numbers may belong to another file
+            self._closed = True
+            for end in (self._wake_read, self._wake_write):
+                with contextlib.suppress(OSError):
+                    os.close(end)
 
     def _wake(self) -> None:
         """Make the feed's thread look at the watched campaigns now (a byte down its pipe)."""
-        with contextlib.suppress(OSError):  # the pipe is full: the thread has been woken already
-            os.write(self._wake_write, b".")
+        with self._lock, contextlib.suppress(OSError):  # a full pipe: the thread is woken already
+            if not self._closed:
+                os.write(self._wake_write, b".")
 
     def _run(self, on_change: ChangeHandler, on_link: LinkHandler) -> None:
         psycopg = require("psycopg")  # the [postgres] extra: imported only when a server LISTENs
