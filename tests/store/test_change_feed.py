@@ -136,3 +136,28 @@ def test_a_lost_link_comes_back_listening(store: SqlStore, feed: tuple[PostgresF
     assert changes.watch("c1").done()  # listening again before the link said it was up
     _note(store, "c1", 1)
     heard.wait("announcement of c1 after the reconnection", lambda: ("c1", 2) in heard.changes)
+
+
+def test_a_stopped_feed_closes_its_pipe_and_wakes_nothing(store: SqlStore) -> None:
+    """Sockets may still leave after the feed stopped (a server shutting down): their unwatch writes no
+    byte into a file descriptor that may by then belong to another file."""
+    changes = store.changes()
+    assert isinstance(changes, PostgresFeed)
+    heard = Heard()
+    changes.start(heard.change, heard.link)
+    heard.wait("link", lambda: heard.links == [True])
+    changes.watch("c1").result(timeout=WAIT)
+    ends = (changes._wake_read, changes._wake_write)
+    changes.stop()
+    for end in ends:
+        with pytest.raises(OSError):
+            os.fstat(end)
+    reader, writer = os.pipe()  # may take the closed numbers
+    try:
+        changes.unwatch("c1")
+        os.set_blocking(reader, False)
+        with pytest.raises(BlockingIOError):
+            os.read(reader, 1)  # nothing was written into it
+    finally:
+        os.close(reader)
+        os.close(writer)
