@@ -279,84 +279,60 @@ class Character:
         failed: FloatArray = np.einsum("ojk,dk->djo", self.dec_fail, reach)
         return np.add(failed, self._won(lo, levels, terminal))
 
-    def fold(  # noqa: PLR0917 -- the block's inputs, each used once
-        self,
-        window: FloatArray,
-        lo: int,
-        best: FloatArray,
-        arg: IntArray | None,
-        board: Board,
-        first: int,
-        at_root: bool,
-    ) -> dict[int, float]:
-        """Fold every action of the character at the block's levels ``lo ..`` (``len(best)`` of them) into
-        ``best[d]``, its best value at every live state, and ``arg[d]`` (if kept), the first best action's
-        index, from ``window[k]`` = the values ``k`` levels above ``lo`` (after the character acted).
+    def fold(self, block: Block, board: Board, at_root: bool) -> dict[int, float]:
+        """Fold every action of the character at the block's levels into ``block.best`` (and ``block.arg``,
+        if kept): see :class:`Block`.
 
-        With ``at_root`` it also returns each action's value at the spot's state at level ``lo``, by its
-        index counted from the character's first action (a Decisive Action only with an attempt left)."""
-        levels = len(best)
+        With ``at_root`` it also returns each action's value at the spot's state at level ``block.lo``, by
+        its index counted from the character's first action (a Decisive Action only with an attempt left)."""
+        window, best, arg = block.window, block.best, block.arg
         found: dict[int, float] = {}
-        for d in range(levels):
+        for d in range(len(best)):
             np.take(window[d + board.auto], board.shrink, axis=1, out=best[d], mode="clip")
         if arg is not None:
-            arg[...] = first
+            arg[...] = block.first
         if at_root:
             found[0] = float(best[0][board.root])
         if not self.bits:
             return found
-        capped = Capped(len(board.terminal) - 1 - lo, float(board.terminal[-1]))
-        root = board.root if at_root else None
-        found |= self._fold_regular(window, lo, capped, best, arg, first, root)
-        found |= self._fold_decisive(window, lo, best, arg, board, first, at_root)
+        capped = Capped(len(board.terminal) - 1 - block.lo, float(board.terminal[-1]))
+        found |= self._fold_regular(block, capped, board.root if at_root else None)
+        found |= self._fold_decisive(block, board, at_root)
         return found
 
-    def _fold_regular(  # noqa: PLR0917 -- the block's inputs, each used once
-        self,
-        live: FloatArray,
-        lo: int,
-        capped: Capped,
-        best: FloatArray,
-        arg: IntArray | None,
-        first: int,
-        root: tuple[int, int, int] | None,
+    def _fold_regular(
+        self, block: Block, capped: Capped, root: tuple[int, int, int] | None
     ) -> dict[int, float]:
-        """Fold each roll's Regular Action into ``best``; with ``root`` (a live state) each one's value there
-        at level ``lo``."""
-        fresh, again = self._regulars(live, lo, len(best), capped)
+        """Fold each roll's Regular Action into the block's best; with ``root`` (a live state) each one's
+        value there at level ``block.lo``."""
+        live, best, arg = block.window, block.best, block.arg
+        fresh, again = self._regulars(live, block.lo, len(best), capped)
         option = np.empty(best.shape[1:])
         found: dict[int, float] = {}
         for j, bit in enumerate(self.bits):
             for d in range(len(best)):
                 _half(option, bit, 0)[...] = _runs(fresh[d][j].reshape((*option.shape[:-1], -1)), bit)
                 _half(option, bit, 1)[...] = _runs(again[d][j].reshape((*option.shape[:-1], -1)), bit)
-                _fold(best[d], None if arg is None else arg[d], option, first + 1 + j)
+                _fold(best[d], None if arg is None else arg[d], option, block.first + 1 + j)
             if root is not None:
                 ra, ro, ru = root
                 runs = (fresh, again)[(ru >> bit) & 1][0][j].reshape(*live.shape[1:3], -1, 1 << bit)
                 found[1 + j] = float(runs[ra, ro, ru >> (bit + 1), ru % (1 << bit)])
         return found
 
-    def _fold_decisive(  # noqa: PLR0917 -- the block's inputs, each used once
-        self,
-        window: FloatArray,
-        lo: int,
-        best: FloatArray,
-        arg: IntArray | None,
-        board: Board,
-        first: int,
-        at_root: bool,
-    ) -> dict[int, float]:
-        """Fold each roll's Decisive Action into ``best`` (no attempt left: none); with ``at_root`` each
-        one's value at the spot's state at level ``lo``."""
+    def _fold_decisive(self, block: Block, board: Board, at_root: bool) -> dict[int, float]:
+        """Fold each roll's Decisive Action into the block's best (no attempt left: none); with ``at_root``
+        each one's value at the spot's state at level ``block.lo``."""
+        window, lo, best, arg = block.window, block.lo, block.best, block.arg
         rolls, (ra, ro, ru) = len(self.bits), board.root
+        decisive = block.first + 1 + rolls
         found: dict[int, float] = {}
         if board.low:  # the first live attempt is the last one: it beats the obstacle
             last = self._last_attempt(lo, len(best), board.terminal)
             for d in range(len(best)):
                 for j in range(rolls):
                     picks = None if arg is None else arg[d, 0]
-                    _fold(best[d, 0], picks, last[d, j][:, None], first + 1 + rolls + j)
+                    _fold(best[d, 0], picks, last[d, j][:, None], decisive + j)
             if at_root and ra == 0:
                 found.update({1 + rolls + j: float(last[0, j, ro]) for j in range(rolls)})
         if window.shape[1] > 1:
@@ -364,10 +340,26 @@ class Character:
             for d in range(len(best)):
                 for j in range(rolls):
                     picks = None if arg is None else arg[d, 1:]
-                    _fold(best[d, 1:], picks, spent[:, :, d * rolls + j], first + 1 + rolls + j)
+                    _fold(best[d, 1:], picks, spent[:, :, d * rolls + j], decisive + j)
             if at_root and ra > 0:
                 found.update({1 + rolls + j: float(spent[ra - 1, ro, j, ru]) for j in range(rolls)})
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One character's share of a block of Crisis levels ``lo ..`` (``len(best)`` of them), as
+    :meth:`Character.fold` reads and fills it."""
+
+    window: FloatArray
+    """``window[k]``: the values ``k`` levels above ``lo``, after the character acted."""
+    lo: int
+    best: FloatArray
+    """``best[d]``: the best value of the character's actions at every live state of level ``lo + d``."""
+    arg: IntArray | None
+    """``arg[d]``: the index of the first best action (when the policy is kept)."""
+    first: int
+    """The index of the character's first action among the legal actions."""
 
 
 BANDS = 3
@@ -467,9 +459,8 @@ def sweep(characters: list[Character], board: Board, keep_policy: bool) -> Swept
         for i, character in enumerate(characters):
             at_root = lo == board.crisis and (n == 1 or i != board.last)
             arg = None if args is None else args[i, :levels]
-            found = character.fold(
-                ring[i, slot : slot + period], lo, bests[i, :levels], arg, board, board.firsts[i], at_root
-            )
+            share = Block(ring[i, slot : slot + period], lo, bests[i, :levels], arg, board.firsts[i])
+            found = character.fold(share, board, at_root)
             values.update({board.firsts[i] + k: v for k, v in found.items()})
         for d in range(levels):
             level = lo + d
