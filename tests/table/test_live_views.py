@@ -95,3 +95,31 @@ def test_the_state_carries_the_newest_notes_and_counts_them_all(
     assert seen["notes_total"] == 5
     logged = [e["data"]["text"] for e in service.events(t.id, player) if e["type"] == "NoteAdded"]
     assert logged == [f"public {n}" for n in range(5)]
+
+
+def test_events_rendered_ahead_are_what_each_watching_viewer_receives(
+    service: TableService, table: Callable[[str], Any]
+) -> None:
+    """With viewers watching, each batch is rendered as it is taken in: the same events and texts the waiting
+    path gives each of them (a whisper and a GM-only note included), and nothing for viewers not watching."""
+    t = table("ascend")
+    pia, quinn, rae = t.join("Pia"), t.join("Quinn"), t.join("Rae")
+    watching = [t.gm, pia, quinn]
+    service.render_ahead(lambda campaign_id: watching if campaign_id == t.id else [])
+    steps: list[Callable[[], Any]] = [
+        lambda: t.send(t.gm, {"do": "add_character", "sheet": SUSAN}),
+        lambda: service.say(t.id, t.gm, "psst", to=quinn.player_id),
+        lambda: t.send(t.gm, {"do": "note", "text": "for the GM", "visibility": "gm"}),
+        lambda: t.send(t.gm, {"do": "note", "text": "for all"}),
+    ]
+    for step in steps:
+        before = t.version
+        step()
+        fresh = service.store.events(t.id, after=before)
+        for viewer in watching:
+            ready = service.rendered(t.id, viewer, fresh)
+            assert ready is not None
+            events, texts = ready
+            assert events == service.visible(t.id, viewer, fresh)
+            assert texts == [views.json_text(event) for event in events]
+        assert service.rendered(t.id, rae, fresh) is None

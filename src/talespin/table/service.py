@@ -175,7 +175,7 @@ class TableService:
 
     def render_ahead(self, watchers: Watchers) -> None:
         """Render every batch of events taken in for the viewers ``watchers`` names, while the campaign is
-        still held: a live socket then finds its viewer's events ready (:meth:`visible_now`) rather than
+        still held: a live socket then finds its viewer's events ready (:meth:`rendered`) rather than
         waiting for the next command to let go of the campaign."""
         self._watchers = watchers
 
@@ -600,13 +600,10 @@ class TableService:
     ) -> list[dict[str, Any]] | None:
         """:meth:`visible` without waiting: ``None`` while a command holds the campaign (or it is loading).
 
-        The live feed calls it on the event loop, where waiting would stall every socket. The events are
-        usually rendered already, as they were taken in, for every viewer watching (:meth:`render_ahead`);
-        else rendering a fresh event is cheap, so most frames skip the trip through a worker thread.
+        The live feed calls it on the event loop, where waiting would stall every socket, when the events
+        were not rendered ahead (:meth:`rendered`); rendering a fresh event is cheap, so most of those
+        frames too skip the trip through a worker thread.
         """
-        ready = self.rendered(campaign_id, viewer, stored)
-        if ready is not None:
-            return list(ready[0])
         campaign = self._held_now(campaign_id)
         if campaign is None:
             return None
