@@ -113,7 +113,7 @@ def test_two_watches_of_one_campaign_need_two_unwatches(
     """Each socket of a campaign watches it: the campaign is heard until the last one leaves."""
     changes, heard = feed
     changes.watch("c1").result(timeout=WAIT)
-    assert changes.watch("c1").done()  # already listening: nothing to wait for
+    changes.watch("c1").result(timeout=WAIT)  # already listening: settled by the thread's next pass
     changes.unwatch("c1")
     changes.watch("c2").result(timeout=WAIT)
     _note(store, "c1", 1)
@@ -133,7 +133,7 @@ def test_a_lost_link_comes_back_listening(store: SqlStore, feed: tuple[PostgresF
     assert killed == [(True,)]
     heard.wait("reconnection", lambda: heard.links == [True, False, True])
     assert changes.linked
-    assert changes.watch("c1").done()  # listening again before the link said it was up
+    changes.watch("c1").result(timeout=WAIT)  # listening again
     _note(store, "c1", 1)
     heard.wait("announcement of c1 after the reconnection", lambda: ("c1", 2) in heard.changes)
 

@@ -114,18 +114,21 @@ class PostgresFeed:
         return self._linked
 
     def watch(self, campaign_id: str) -> Future[None]:
-        """Hear of the campaign's commits from now on (until as many :meth:`unwatch`); the future is done
-        once its ``LISTEN`` holds, or at once if it already does or the link is down (then the catch-up that
-        follows the reconnection covers what is committed meanwhile)."""
+        """Hear of the campaign's commits from now on (until as many :meth:`unwatch`).
+
+        The future is done once the feed's thread has made a pass after this call with the campaign's
+        ``LISTEN`` holding (a pass that was about to drop it, its last watcher gone, does not count), or at
+        once while the link is down: the catch-up that follows the reconnection covers what is committed
+        meanwhile."""
         with self._lock:
             self._watchers[campaign_id] += 1
             waiting = self._waiting.get(campaign_id)
             if waiting is None:
                 waiting = Future()
-                if campaign_id in self._listening or not self._linked:
-                    waiting.set_result(None)
-                else:
+                if self._linked:
                     self._waiting[campaign_id] = waiting
+                else:
+                    waiting.set_result(None)
         self._wake()
         return waiting
 
@@ -182,10 +185,9 @@ class PostgresFeed:
                     connect_timeout=5,
                     application_name=f"{LISTEN_APPLICATION} {os.getpid()}",
                 ) as connection:
-                    self._listening = set()
+                    with self._lock:  # from here a watcher waits for this connection's LISTEN
+                        self._linked, self._listening, pause = True, set(), 0.05
                     self._relisten(connection)
-                    with self._lock:
-                        self._linked, pause = True, 0.05
                     on_link(True)  # anything committed before LISTEN took hold is caught up from the store
                     self._listen(connection, on_change)
             except (psycopg.Error, OSError) as error:
