@@ -60,22 +60,14 @@ class Stream:
         start, end = bisect_left(self.released_at, first), bisect_right(self.released_at, last)
         return [dict(event) for event in self.events[start:end]]
 
-    def extend(self, ledger: Ledger) -> None:
-        """Take in what the release showed since the last call."""
-        shown = ledger.release.shown
-        for item in shown[self.seen :]:
-            event = self._render(ledger, item)
-            if event is not None:
-                self._add(item, event)
-        self.seen = len(shown)
-
-    def extend_shared(self, ledger: Ledger) -> None:
-        """:meth:`extend` the stream of every player who has had no whisper, first leaving a copy, as that
-        player's own stream, for each player whose first whisper it meets (the copy takes the whisper in)."""
+    def extend(self, ledger: Ledger, *, shared: bool = False) -> None:
+        """Take in what the release showed since the last call. The ``shared`` stream (of every player who
+        has had no whisper) first leaves a copy, as that player's own stream, for each player whose first
+        whisper it meets; the copy takes the whisper in."""
         shown = ledger.release.shown
         for index in range(self.seen, len(shown)):
             item = shown[index]
-            whispered = _whispered_with(item)
+            whispered = _whispered_with(item) if shared else None
             if whispered is not None and _key(whispered) not in ledger.streams:
                 ledger.streams[_key(whispered)] = self._fork(whispered, index)
             event = self._render(ledger, item)
@@ -171,7 +163,7 @@ def stream(ledger: Ledger, viewer: Viewer) -> Stream:
         shared: Stream | None = ledger.streams.get(SHARED)
         if shared is None:
             shared = ledger.streams[SHARED] = Stream(None)
-        shared.extend_shared(ledger)
+        shared.extend(ledger, shared=True)
         own = ledger.streams.get(_key(viewer.player_id or ""))
         if own is None:
             return shared
